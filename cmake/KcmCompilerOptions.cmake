@@ -1,0 +1,38 @@
+# Warnings, sanitizers and the kcm_library() helper every layer uses.
+
+add_library(kcm_warnings INTERFACE)
+target_compile_options(kcm_warnings INTERFACE -Wall -Wextra -Wno-missing-field-initializers)
+
+if(KCM_SANITIZE)
+  string(REPLACE "," ";" _kcm_sanitizers "${KCM_SANITIZE}")
+  foreach(_s IN LISTS _kcm_sanitizers)
+    add_compile_options(-fsanitize=${_s})
+    add_link_options(-fsanitize=${_s})
+  endforeach()
+  add_compile_options(-fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fno-sanitize-recover=undefined)
+endif()
+
+if(KCM_BUILD_FUZZ)
+  # Instrument every library for coverage; the fuzz targets add -fsanitize=fuzzer.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# kcm_library(<name> <dir> [DEPS ...]): a static library of every .cc under <dir>
+# (not recursing into folders that are libraries of their own is the caller's job:
+# keep one library per folder).
+function(kcm_library name dir)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/*.cc)
+  if(NOT _srcs)
+    # A folder whose first source has not landed yet: headers only.
+    add_library(${name} INTERFACE)
+    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(${name} INTERFACE ${ARG_DEPS})
+    return()
+  endif()
+  add_library(${name} STATIC ${_srcs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE kcm_warnings)
+endfunction()

@@ -1,0 +1,88 @@
+#include "api/json.h"
+
+#include <fmt/format.h>
+
+namespace kcm::api {
+
+std::optional<json::value> parse_json(std::string_view text, std::string* error) {
+  json::parse_options options;
+  options.max_depth = 512;
+  json::stream_parser parser({}, options);
+  boost::system::error_code ec;
+  std::size_t consumed = parser.write_some(text.data(), text.size(), ec);
+  if (!ec && consumed < text.size()) {
+    // Trailing data after a complete value: only whitespace is allowed and
+    // write_some already skipped it, so anything left is an error.
+    ec = json::error::extra_data;
+  }
+  if (!ec) parser.finish(ec);
+  if (ec) {
+    if (error != nullptr) {
+      *error = fmt::format("invalid JSON at byte {}: {}", consumed, ec.message());
+    }
+    return std::nullopt;
+  }
+  return parser.release();
+}
+
+std::string to_json_string(const json::value& v) { return json::serialize(v); }
+
+const json::value* find(const json::object& o, std::string_view key) { return o.if_contains(key); }
+
+const json::value* find_path(const json::value& v, std::initializer_list<std::string_view> path) {
+  const json::value* cur = &v;
+  for (std::string_view key : path) {
+    const json::object* o = cur->if_object();
+    if (o == nullptr) return nullptr;
+    cur = o->if_contains(key);
+    if (cur == nullptr) return nullptr;
+  }
+  return cur;
+}
+
+const json::object* find_object(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr ? v->if_object() : nullptr;
+}
+
+const json::array* find_array(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr ? v->if_array() : nullptr;
+}
+
+std::optional<std::string_view> find_string(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  const json::string& s = v->get_string();
+  return std::string_view(s.data(), s.size());
+}
+
+std::optional<std::int64_t> find_int(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  if (v == nullptr) return std::nullopt;
+  if (v->is_int64()) return v->get_int64();
+  if (v->is_uint64() && v->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
+    return static_cast<std::int64_t>(v->get_uint64());
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> find_bool(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  if (v == nullptr || !v->is_bool()) return std::nullopt;
+  return v->get_bool();
+}
+
+json::object& ensure_object(json::object& o, std::string_view key) {
+  json::value& v = o[key];
+  if (!v.is_object()) v = json::object();
+  return v.get_object();
+}
+
+std::string_view as_string_view(const json::value* v) {
+  if (v == nullptr || !v->is_string()) return {};
+  const json::string& s = v->get_string();
+  return std::string_view(s.data(), s.size());
+}
+
+}  // namespace kcm::api

@@ -1,0 +1,39 @@
+// Small helpers over Boost.JSON, the representation every kcm object passes
+// through on the wire. Objects stay boost::json values wherever kcm does not
+// model them, so unknown fields survive a read-modify-write untouched.
+#pragma once
+
+#include <boost/json.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kcm::api {
+
+namespace json = boost::json;
+
+// Parses JSON text. Returns nullopt and fills `error` (a precise message with
+// the byte offset) on malformed input.
+std::optional<json::value> parse_json(std::string_view text, std::string* error);
+
+// Compact serialization (no whitespace), as the API server and kubectl emit.
+std::string to_json_string(const json::value& v);
+
+// Field accessors that tolerate absent members and wrong types (nullptr / nullopt).
+const json::value* find(const json::object& o, std::string_view key);
+const json::value* find_path(const json::value& v, std::initializer_list<std::string_view> path);
+const json::object* find_object(const json::object& o, std::string_view key);
+const json::array* find_array(const json::object& o, std::string_view key);
+std::optional<std::string_view> find_string(const json::object& o, std::string_view key);
+std::optional<std::int64_t> find_int(const json::object& o, std::string_view key);
+std::optional<bool> find_bool(const json::object& o, std::string_view key);
+
+// Returns the object member `key`, creating it (as an empty object) when absent
+// or not an object.
+json::object& ensure_object(json::object& o, std::string_view key);
+
+// A string view of a JSON string value, or empty when `v` is null or not a string.
+std::string_view as_string_view(const json::value* v);
+
+}  // namespace kcm::api
