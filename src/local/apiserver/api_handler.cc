@@ -1,0 +1,184 @@
+#include "local/apiserver/api_handler.h"
+
+#include <fmt/format.h>
+
+#include <boost/url/parse.hpp>
+
+#include "local/apiserver/body_codec.h"
+#include "local/apiserver/discovery.h"
+#include "local/apiserver/openapi.h"
+
+namespace kcm::local::apiserver {
+
+std::string ApiHandler::Call::param(std::string_view key) const {
+  auto it = params.find(key);
+  if (it == params.end()) return {};
+  return std::string((*it).value);
+}
+
+bool ApiHandler::Call::has_param(std::string_view key) const {
+  return params.find(key) != params.end();
+}
+
+ApiHandler::ApiHandler(RestStore& rest, const registry::ResourceTable& table, VersionInfo version,
+                       std::string server_address)
+    : rest_(rest),
+      table_(table),
+      version_(std::move(version)),
+      server_address_(std::move(server_address)) {}
+
+net::awaitable<void> ApiHandler::reply_json(Exchange& ex, int code, std::string body,
+                                            std::string_view content_type) {
+  co_await ex.respond(static_cast<http::status>(code), content_type, std::move(body));
+}
+
+net::awaitable<void> ApiHandler::reply_error(Exchange& ex, const api::Status& status) {
+  Exchange::Headers headers;
+  if (status.details && status.details->retry_after_seconds > 0) {
+    headers.emplace_back("Retry-After", std::to_string(status.details->retry_after_seconds));
+  }
+  co_await ex.respond(static_cast<http::status>(status.code), "application/json",
+                      json::serialize(status.to_json()), std::move(headers));
+}
+
+net::awaitable<void> ApiHandler::reply(Exchange& ex, Result<WriteResult, api::Status> result,
+                                       std::vector<std::string> warnings) {
+  if (!result) {
+    co_await reply_error(ex, result.error());
+    co_return;
+  }
+  std::string body = result->body ? json::serialize(*result->body) : result->object->json;
+  Exchange::Headers headers;
+  for (const auto& w : warnings)
+    headers.emplace_back("Warning", "299 - " + api::go_quote(w));
+  co_await ex.respond(static_cast<http::status>(result->code), "application/json", std::move(body),
+                      std::move(headers));
+}
+
+const std::string& ApiHandler::openapi(std::string_view path) {
+  std::call_once(openapi_once_, [this] {
+    json::object index = openapi_v3_index(table_).as_object();
+    for (const auto& [gv, entry] : index.at("paths").as_object()) {
+      openapi_docs_[std::string(gv)] = json::serialize(openapi_v3_document(table_, gv));
+    }
+    openapi_docs_[""] = json::serialize(index);
+  });
+  static const std::string kNone;
+  auto it = openapi_docs_.find(path);
+  return it == openapi_docs_.end() ? kNone : it->second;
+}
+
+net::awaitable<void> ApiHandler::handle(Exchange& ex) {
+  const HttpRequest& req = ex.request();
+  auto target = boost::urls::parse_origin_form(req.target());
+  if (!target) {
+    co_await reply_error(ex, api::bad_request("malformed request target"));
+    co_return;
+  }
+  const std::string path = target->path();
+  const auto params = target->params();
+  auto watch_it = params.find("watch");
+  const std::string watch_param = watch_it == params.end() ? "" : std::string((*watch_it).value);
+  RequestInfo info = parse_request_info(std::string(req.method_string()), path, watch_param);
+  if (!info.is_resource_request) {
+    co_await handle_non_resource(ex, path);
+    co_return;
+  }
+  Call call{ex, std::move(info), nullptr, params};
+  co_await handle_resource(call);
+}
+
+net::awaitable<void> ApiHandler::handle_non_resource(Exchange& ex, std::string_view path) {
+  const HttpRequest& req = ex.request();
+  const bool is_get = req.method() == http::verb::get || req.method() == http::verb::head;
+  const std::string accept(req[http::field::accept]);
+
+  if (path == "/healthz" || path == "/livez" || path == "/readyz" ||
+      path.starts_with("/healthz/") || path.starts_with("/livez/") ||
+      path.starts_with("/readyz/")) {
+    co_await ex.respond(http::status::ok, "text/plain; charset=utf-8", "ok");
+    co_return;
+  }
+  if (!is_get && !(req.method() == http::verb::post && path == "/kcm-local/compact")) {
+    co_await reply_error(
+        ex, api::Status{"Failure",
+                        "the server does not allow this method on the requested "
+                        "resource",
+                        std::string(api::reason::kMethodNotAllowed), api::StatusDetails{}, 405});
+    co_return;
+  }
+  if (path == "/version") {
+    json::object v{{"major", version_.major},
+                   {"minor", version_.minor},
+                   {"emulationMajor", version_.major},
+                   {"emulationMinor", version_.minor},
+                   {"minCompatibilityMajor", version_.major},
+                   {"minCompatibilityMinor", version_.minor},
+                   {"gitVersion", version_.git_version},
+                   {"gitCommit", "0000000000000000000000000000000000000000"},
+                   {"gitTreeState", "clean"},
+                   {"buildDate", "2026-11-30T00:00:00Z"},
+                   {"goVersion", "go1.23.0"},
+                   {"compiler", "gc"},
+                   {"platform", "linux/amd64"}};
+    co_await reply_json(ex, 200, json::serialize(v));
+    co_return;
+  }
+  if (path == "/api" || path == "/apis") {
+    const std::string aggregated = aggregated_discovery_version(accept);
+    if (!aggregated.empty()) {
+      const std::string api_version = "apidiscovery.k8s.io/" + aggregated;
+      co_await reply_json(
+          ex, 200, json::serialize(aggregated_discovery(table_, path == "/api", api_version)),
+          fmt::format("application/json;g=apidiscovery.k8s.io;v={};as=APIGroupDiscoveryList",
+                      aggregated));
+      co_return;
+    }
+    json::value doc = path == "/api" ? api_versions(server_address_) : api_group_list(table_);
+    co_await reply_json(ex, 200, json::serialize(doc));
+    co_return;
+  }
+  const auto parts = split_path(path);
+  if (parts.size() == 2 && parts[0] == "api") {
+    json::value doc = api_resource_list(table_, "", parts[1]);
+    if (!doc.is_null()) {
+      co_await reply_json(ex, 200, json::serialize(doc));
+      co_return;
+    }
+  }
+  if (parts.size() == 2 && parts[0] == "apis") {
+    json::value doc = api_group(table_, parts[1]);
+    if (!doc.is_null()) {
+      co_await reply_json(ex, 200, json::serialize(doc));
+      co_return;
+    }
+  }
+  if (parts.size() == 3 && parts[0] == "apis") {
+    json::value doc = api_resource_list(table_, parts[1], parts[2]);
+    if (!doc.is_null()) {
+      co_await reply_json(ex, 200, json::serialize(doc));
+      co_return;
+    }
+  }
+  if (path == "/openapi/v3") {
+    co_await reply_json(ex, 200, openapi(""));
+    co_return;
+  }
+  if (path.starts_with("/openapi/v3/")) {
+    const std::string& doc = openapi(path.substr(std::string_view("/openapi/v3/").size()));
+    if (!doc.empty()) {
+      co_await reply_json(ex, 200, doc);
+      co_return;
+    }
+  }
+  if (path == "/kcm-local/compact") {
+    // kcm-local's own admin endpoint: forget the watch history, so that old
+    // resourceVersions get 410 Gone (for testing clients' relist).
+    rest_.store().compact_history();
+    co_await reply_json(ex, 200, json::serialize(api::Status::success().to_json()));
+    co_return;
+  }
+  co_await ex.respond(http::status::not_found, "text/plain; charset=utf-8", "404 page not found\n");
+}
+
+}  // namespace kcm::local::apiserver

@@ -1,0 +1,93 @@
+// The HTTP handler of kcm-local's API server: routes a request to discovery,
+// version, health, OpenAPI, or a resource verb on the REST store, and writes
+// upstream-shaped answers (objects, lists, Status errors, watch streams).
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/url/params_view.hpp>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "local/apiserver/http_server.h"
+#include "local/apiserver/request_info.h"
+#include "local/apiserver/rest_store.h"
+#include "local/printers/table.h"
+
+namespace kcm::local::apiserver {
+
+struct VersionInfo {
+  std::string major = "1";
+  std::string minor = "32";
+  std::string git_version = "v1.32.4+kcm-local";
+};
+
+class ApiHandler {
+ public:
+  ApiHandler(RestStore& rest, const registry::ResourceTable& table, VersionInfo version,
+             std::string server_address);
+
+  net::awaitable<void> handle(Exchange& ex);
+  void set_server_address(std::string address) { server_address_ = std::move(address); }
+
+ private:
+  // A resource request, decoded.
+  struct Call {
+    Exchange& ex;
+    RequestInfo info;
+    const ResourceInfo* resource = nullptr;
+    boost::urls::params_view params;
+    std::string param(std::string_view key) const;
+    bool has_param(std::string_view key) const;
+  };
+
+  net::awaitable<void> handle_non_resource(Exchange& ex, std::string_view path);
+  net::awaitable<void> handle_resource(Call& call);
+  net::awaitable<void> get(Call& call);
+  net::awaitable<void> list(Call& call);
+  net::awaitable<void> watch(Call& call);
+  net::awaitable<void> create(Call& call);
+  net::awaitable<void> update(Call& call);
+  net::awaitable<void> patch(Call& call);
+  net::awaitable<void> remove(Call& call);
+  net::awaitable<void> remove_collection(Call& call);
+  net::awaitable<void> scale(Call& call);
+  net::awaitable<void> binding(Call& call);
+
+  // Writes a REST store result: the object (or the given body) or the Status,
+  // with `warnings` as Warning headers.
+  net::awaitable<void> reply(Exchange& ex, Result<WriteResult, api::Status> result,
+                             std::vector<std::string> warnings = {});
+  // Type-checks a create/update body against the kind's schema (upstream's
+  // decoder): type errors are 400; unknown and duplicate fields are 400 under
+  // fieldValidation=Strict and warnings under Warn.
+  Result<std::vector<std::string>, api::Status> check_body(const Call& call,
+                                                           const WriteOptions& options,
+                                                           std::string_view content_type,
+                                                           std::string_view body) const;
+  net::awaitable<void> reply_error(Exchange& ex, const api::Status& status);
+  net::awaitable<void> reply_json(Exchange& ex, int code, std::string body,
+                                  std::string_view content_type = "application/json");
+
+  Result<WriteOptions, api::Status> write_options(const Call& call) const;
+  // The Table the client asked for (Accept ...;as=Table), or nullopt for plain objects.
+  Result<std::optional<printers::TableOptions>, api::Status> table_options(const Call& call) const;
+  // One object, or a list, rendered as a Table.
+  std::string render_table(const Call& call, const printers::TableOptions& options,
+                           const std::vector<const storage::StoredObject*>& objects,
+                           std::string_view resource_version,
+                           std::string_view continue_token) const;
+  Result<ListRequest, api::Status> list_request(const Call& call) const;
+
+  // OpenAPI v3 documents, built once ("api/v1" -> document; "" -> the index).
+  const std::string& openapi(std::string_view path);
+  std::once_flag openapi_once_;
+  std::map<std::string, std::string, std::less<>> openapi_docs_;
+
+  RestStore& rest_;
+  const registry::ResourceTable& table_;
+  VersionInfo version_;
+  std::string server_address_;
+};
+
+}  // namespace kcm::local::apiserver

@@ -1,0 +1,126 @@
+#include "local/apiserver/api_server.h"
+
+#include <boost/asio/ssl/context.hpp>
+#include <cstdlib>
+#include <future>
+
+#include "local/apiserver/stored_codec.h"
+#include "local/pki/certificates.h"
+#include "local/pki/kubeconfig.h"
+#include "local/pki/tls_context.h"
+
+namespace kcm::local::apiserver {
+
+std::filesystem::path default_data_dir() {
+  if (const char* home = std::getenv("KCM_LOCAL_HOME"); home != nullptr && *home != '\0') {
+    return home;
+  }
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home != nullptr ? home : ".") / ".kcm-local";
+}
+
+namespace {
+
+// The namespaces every cluster starts with.
+Result<void> seed_namespaces(RestStore& rest, const registry::ResourceTable& table) {
+  const ResourceInfo* namespaces = table.find("", "v1", "namespaces");
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    if (rest.get(*namespaces, "", name)) continue;
+    std::promise<Result<WriteResult, api::Status>> done;
+    json::object ns{
+        {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::object{{"name", name}}}};
+    rest.create(*namespaces, "", std::move(ns), {},
+                [&done](Result<WriteResult, api::Status> r) { done.set_value(std::move(r)); });
+    auto result = done.get_future().get();
+    if (!result && result.error().code != 409) {
+      return fail("cannot create namespace " + std::string(name) + ": " + result.error().message);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& options,
+                                                    std::vector<std::string>* warnings) {
+  std::unique_ptr<ApiServer> server(new ApiServer());
+  server->table_ = registry::builtin_resources();
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec)
+    return fail("cannot create data directory " + options.data_dir.string() + ": " + ec.message());
+
+  std::vector<std::string> sans;
+  if (options.host != "0.0.0.0" && options.host != "::") sans.push_back(options.host);
+  auto creds = pki::load_or_create(options.data_dir, sans);
+  if (!creds) return fail(creds.error());
+
+  storage::StoreOptions store_options;
+  store_options.fsync = options.fsync;
+  store_options.history_per_resource = options.history_per_resource;
+  const registry::ResourceTable& table = server->table_;
+  auto factory = [&table](std::string_view resource,
+                          std::string json) -> Result<storage::ObjectPtr> {
+    const ResourceInfo* info = table.find_store_name(resource);
+    if (info == nullptr) return fail("unknown resource " + std::string(resource));
+    return decode_stored(*info, std::move(json));
+  };
+  auto store = storage::Store::open(options.data_dir / "store", store_options, factory, warnings);
+  if (!store) return fail(store.error());
+  server->store_ = std::move(*store);
+  server->rest_ = std::make_unique<RestStore>(*server->store_, server->table_);
+  if (auto seeded = seed_namespaces(*server->rest_, server->table_); !seeded) {
+    return fail(seeded.error());
+  }
+
+  auto tls = std::make_shared<net::ssl::context>(net::ssl::context::tls_server);
+  if (auto ok = pki::configure_server_tls(*tls, *creds); !ok) return fail(ok.error());
+
+  const std::string display_host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host;
+  server->host_ = display_host;
+  server->handler_ =
+      std::make_unique<ApiHandler>(*server->rest_, server->table_, options.version,
+                                   display_host + ":" + std::to_string(options.port));
+  HttpServerOptions http_options;
+  http_options.host = options.host;
+  http_options.port = options.port;
+  http_options.threads = options.threads;
+  auto token_creds = std::make_shared<pki::Credentials>(*creds);
+  http_options.token_ok = [token_creds](std::string_view token) {
+    return pki::token_matches(*token_creds, token);
+  };
+  ApiHandler* handler = server->handler_.get();
+  server->http_ = std::make_unique<HttpServer>(
+      http_options, tls, [handler](Exchange& ex) { return handler->handle(ex); });
+  auto port = server->http_->start();
+  if (!port) return fail(port.error());
+  server->port_ = *port;
+  // With port 0 the real port is known only now; nobody can have connected yet.
+  server->handler_->set_server_address(display_host + ":" + std::to_string(*port));
+
+  server->kubeconfig_ =
+      options.kubeconfig_out.empty() ? options.data_dir / "kubeconfig" : options.kubeconfig_out;
+  if (auto ok = pki::write_kubeconfig(server->kubeconfig_, server->url(), *creds); !ok) {
+    return fail(ok.error());
+  }
+  return server;
+}
+
+std::string ApiServer::url() const {
+  const bool v6 = host_.find(':') != std::string::npos;
+  return "https://" + (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(port_);
+}
+
+void ApiServer::stop() {
+  if (http_) http_->stop();
+}
+
+ApiServer::~ApiServer() {
+  stop();
+  http_.reset();
+  handler_.reset();
+  rest_.reset();
+  store_.reset();  // flushes the log
+}
+
+}  // namespace kcm::local::apiserver

@@ -1,0 +1,137 @@
+#include "local/registry/resource_info.h"
+
+#include "local/registry/strategies.h"
+
+namespace kcm::local::registry {
+
+const ResourceInfo* ResourceTable::find(std::string_view group, std::string_view version,
+                                        std::string_view resource) const {
+  for (const auto& r : resources_) {
+    if (r->gvr.group == group && r->gvr.version == version && r->gvr.resource == resource) {
+      return r.get();
+    }
+  }
+  return nullptr;
+}
+
+const ResourceInfo* ResourceTable::find_kind(std::string_view group, std::string_view kind) const {
+  for (const auto& r : resources_) {
+    if (r->gvr.group == group && r->kind == kind) return r.get();
+  }
+  return nullptr;
+}
+
+const ResourceInfo* ResourceTable::find_store_name(std::string_view store_name) const {
+  for (const auto& r : resources_) {
+    if (r->store_name() == store_name) return r.get();
+  }
+  return nullptr;
+}
+
+namespace {
+
+const std::vector<std::string> kAllVerbs = {"create", "delete", "deletecollection", "get",
+                                            "list",   "patch",  "update",           "watch"};
+const std::vector<std::string> kStatusVerbs = {"get", "patch", "update"};
+
+std::vector<std::string> fields(std::initializer_list<std::string> own) {
+  std::vector<std::string> out = {"metadata.name", "metadata.namespace"};
+  out.insert(out.end(), own);
+  return out;
+}
+
+}  // namespace
+
+ResourceTable builtin_resources() {
+  ResourceTable table;
+  const api::GroupVersionKind scale{"autoscaling", "v1", "Scale"};
+
+  table.add({.gvr = {"", "v1", "namespaces"},
+             .kind = "Namespace",
+             .singular = "namespace",
+             .namespaced = false,
+             .short_names = {"ns"},
+             .verbs = {"create", "delete", "get", "list", "patch", "update", "watch"},
+             .subresources = {{"finalize", {"", "v1", "Namespace"}, {"update"}},
+                              {"status", {"", "v1", "Namespace"}, kStatusVerbs}},
+             .selectable_fields = fields({"status.phase"}),
+             .strategy = namespace_strategy()});
+  table.add({.gvr = {"", "v1", "nodes"},
+             .kind = "Node",
+             .singular = "node",
+             .namespaced = false,
+             .short_names = {"no"},
+             .verbs = kAllVerbs,
+             .subresources = {{"status", {"", "v1", "Node"}, kStatusVerbs}},
+             .selectable_fields = fields({"spec.unschedulable"}),
+             .delete_returns_object = false,
+             .strategy = node_strategy()});
+  table.add(
+      {.gvr = {"", "v1", "pods"},
+       .kind = "Pod",
+       .singular = "pod",
+       .short_names = {"po"},
+       .categories = {"all"},
+       .verbs = kAllVerbs,
+       .subresources = {{"binding", {"", "v1", "Binding"}, {"create"}},
+                        {"status", {"", "v1", "Pod"}, kStatusVerbs}},
+       .selectable_fields = fields({"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+                                    "spec.serviceAccountName", "spec.hostNetwork", "status.phase",
+                                    "status.podIP", "status.nominatedNodeName"}),
+       .strategy = pod_strategy()});
+  table.add({.gvr = {"", "v1", "events"},
+             .kind = "Event",
+             .singular = "event",
+             .short_names = {"ev"},
+             .verbs = kAllVerbs,
+             .selectable_fields =
+                 fields({"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
+                         "involvedObject.uid", "involvedObject.apiVersion",
+                         "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
+                         "reportingComponent", "source", "type"}),
+             .delete_returns_object = false,
+             .strategy = core_event_strategy()});
+  table.add({.gvr = {"apps", "v1", "deployments"},
+             .kind = "Deployment",
+             .singular = "deployment",
+             .short_names = {"deploy"},
+             .categories = {"all"},
+             .verbs = kAllVerbs,
+             .subresources = {{"scale", scale, {"get", "patch", "update"}},
+                              {"status", {"apps", "v1", "Deployment"}, kStatusVerbs}},
+             .selectable_fields = fields({}),
+             .delete_returns_object = false,
+             .strategy = deployment_strategy()});
+  table.add({.gvr = {"apps", "v1", "replicasets"},
+             .kind = "ReplicaSet",
+             .singular = "replicaset",
+             .short_names = {"rs"},
+             .categories = {"all"},
+             .verbs = kAllVerbs,
+             .subresources = {{"scale", scale, {"get", "patch", "update"}},
+                              {"status", {"apps", "v1", "ReplicaSet"}, kStatusVerbs}},
+             .selectable_fields = fields({"status.replicas"}),
+             .delete_returns_object = false,
+             .strategy = replica_set_strategy()});
+  table.add({.gvr = {"coordination.k8s.io", "v1", "leases"},
+             .kind = "Lease",
+             .singular = "lease",
+             .verbs = kAllVerbs,
+             .selectable_fields = fields({}),
+             .delete_returns_object = false,
+             .strategy = lease_strategy()});
+  table.add({.gvr = {"events.k8s.io", "v1", "events"},
+             .kind = "Event",
+             .singular = "event",
+             .short_names = {"ev"},
+             .verbs = kAllVerbs,
+             .selectable_fields =
+                 fields({"regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid",
+                         "regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath",
+                         "reason", "reportingController", "type"}),
+             .delete_returns_object = false,
+             .strategy = events_event_strategy()});
+  return table;
+}
+
+}  // namespace kcm::local::registry

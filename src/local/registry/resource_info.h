@@ -1,0 +1,79 @@
+// What kcm-local serves: one ResourceInfo per resource (group, version,
+// plural, kind, scope, discovery names, subresources, selectable fields and
+// the strategy with its API rules). Discovery, routing and the REST store are
+// all driven by this table.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/group_version.h"
+#include "local/registry/strategy.h"
+
+namespace kcm::local::registry {
+
+struct SubresourceInfo {
+  std::string name;  // "status", "scale", "binding", "finalize"
+  api::GroupVersionKind response_kind;
+  std::vector<std::string> verbs;
+};
+
+struct ResourceInfo {
+  api::GroupVersionResource gvr;
+  std::string kind;
+  std::string singular;
+  bool namespaced = true;
+  std::vector<std::string> short_names;
+  std::vector<std::string> categories;
+  std::vector<std::string> verbs;
+  std::vector<SubresourceInfo> subresources;
+  // "metadata.name", "metadata.namespace", then the kind's own (see Strategy::field_values).
+  std::vector<std::string> selectable_fields;
+  // DELETE answers with the object (true) or with a Status of kind Success (false).
+  bool delete_returns_object = true;
+  std::shared_ptr<const Strategy> strategy;
+
+  api::GroupVersionKind gvk() const { return {gvr.group, gvr.version, kind}; }
+  api::GroupResource group_resource() const { return gvr.group_resource(); }
+  std::string api_version() const {
+    return api::GroupVersion{gvr.group, gvr.version}.api_version();
+  }
+  // The storage name, e.g. "apps/deployments" or "core/pods".
+  std::string store_name() const {
+    return (gvr.group.empty() ? std::string("core") : gvr.group) + "/" + gvr.resource;
+  }
+  const SubresourceInfo* subresource(std::string_view name) const {
+    for (const auto& s : subresources) {
+      if (s.name == name) return &s;
+    }
+    return nullptr;
+  }
+  bool has_verb(std::string_view verb) const {
+    for (const auto& v : verbs) {
+      if (v == verb) return true;
+    }
+    return false;
+  }
+};
+
+// The set of served resources.
+class ResourceTable {
+ public:
+  void add(ResourceInfo info) {
+    resources_.push_back(std::make_shared<const ResourceInfo>(std::move(info)));
+  }
+  const ResourceInfo* find(std::string_view group, std::string_view version,
+                           std::string_view resource) const;
+  const ResourceInfo* find_kind(std::string_view group, std::string_view kind) const;
+  const ResourceInfo* find_store_name(std::string_view store_name) const;
+  const std::vector<std::shared_ptr<const ResourceInfo>>& all() const { return resources_; }
+
+ private:
+  std::vector<std::shared_ptr<const ResourceInfo>> resources_;
+};
+
+// The built-in kinds kcm-local serves (core/v1, apps/v1, coordination/v1, events/v1).
+ResourceTable builtin_resources();
+
+}  // namespace kcm::local::registry

@@ -1,0 +1,64 @@
+#include "local/registry/semantic_equal.h"
+
+namespace kcm::local::registry {
+namespace {
+
+bool is_empty(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::null:
+      return true;
+    case json::kind::bool_:
+      return !v.get_bool();
+    case json::kind::int64:
+      return v.get_int64() == 0;
+    case json::kind::uint64:
+      return v.get_uint64() == 0;
+    case json::kind::double_:
+      return v.get_double() == 0;
+    case json::kind::string:
+      return v.get_string().empty();
+    case json::kind::array:
+      return v.get_array().empty();
+    case json::kind::object:
+      return v.get_object().empty();
+  }
+  return false;
+}
+
+bool is_number(const json::value& v) {
+  return v.is_int64() || v.is_uint64() || v.is_double();
+}
+
+}  // namespace
+
+bool semantic_equal(const json::value* a, const json::value* b) {
+  static const json::value kNull;
+  return semantic_equal(a != nullptr ? *a : kNull, b != nullptr ? *b : kNull);
+}
+
+bool semantic_equal(const json::value& a, const json::value& b) {
+  if (is_empty(a) && is_empty(b)) return true;
+  if (is_number(a) && is_number(b)) return a.to_number<double>() == b.to_number<double>();
+  if (a.kind() != b.kind()) return false;
+  if (const json::object* oa = a.if_object()) {
+    const json::object& ob = b.get_object();
+    for (const auto& kv : *oa) {
+      if (!semantic_equal(&kv.value(), ob.if_contains(kv.key()))) return false;
+    }
+    for (const auto& kv : ob) {
+      if (!oa->contains(kv.key()) && !is_empty(kv.value())) return false;
+    }
+    return true;
+  }
+  if (const json::array* aa = a.if_array()) {
+    const json::array& ab = b.get_array();
+    if (aa->size() != ab.size()) return false;
+    for (std::size_t i = 0; i < aa->size(); ++i) {
+      if (!semantic_equal((*aa)[i], ab[i])) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
+
+}  // namespace kcm::local::registry
