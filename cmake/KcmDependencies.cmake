@@ -7,6 +7,8 @@ find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ZLIB REQUIRED)
+# Wire format of protobuf request bodies (kcm-local's decoder only).
+find_package(Protobuf REQUIRED)
 
 # Boost.Asio/Beast are header-only; these definitions keep their compile cost down.
 add_library(kcm_boost INTERFACE)

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "api/yaml.h"
+#include "local/protobuf/decode.h"
 
 namespace kcm::local::apiserver {
 
@@ -25,7 +26,7 @@ namespace {
 
 constexpr std::string_view kAccepted =
     "the body of the request was in an unknown format - accepted media types include: "
-    "application/json, application/yaml";
+    "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 
 // Upstream's summary of a body in decode errors: the first bytes, quoted.
 std::string summarize(std::string_view body) {
@@ -36,8 +37,12 @@ std::string summarize(std::string_view body) {
 
 }  // namespace
 
-Result<json::value, api::Status> decode_body(std::string_view content_type, std::string_view body) {
+Result<json::value, api::Status> decode_body(std::string_view content_type, std::string_view body,
+                                             const api::GroupVersionKind* protobuf_kind) {
   const std::string media = media_type(content_type);
+  if (media == protobuf::kProtobufMediaType && protobuf_kind != nullptr) {
+    return protobuf::decode_protobuf_object(body, *protobuf_kind);
+  }
   if (media.empty() || media == "application/json" || media == "*/*") {
     std::string error;
     auto v = api::parse_json(body, &error);
@@ -76,6 +81,10 @@ Result<json::object, api::Status> decode_object(const registry::ResourceInfo& in
           fmt::format("the object provided is unrecognized (must be of type {}): {} ({})",
                       expected.kind, v.error(), summarize(body))));
     }
+    value = std::move(*v);
+  } else if (media == protobuf::kProtobufMediaType) {
+    auto v = protobuf::decode_protobuf_object(body, expected);
+    if (!v) return fail(std::move(v).error());
     value = std::move(*v);
   } else {
     return fail(api::unsupported_media_type(std::string(kAccepted)));

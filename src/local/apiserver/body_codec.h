@@ -22,8 +22,10 @@ namespace json = boost::json;
 std::string media_type(std::string_view content_type);
 
 // Decodes any JSON or YAML body into a value ("" content type means JSON, as
-// for kubectl's conditional scale). Other media types are 415.
-Result<json::value, api::Status> decode_body(std::string_view content_type, std::string_view body);
+// for kubectl's conditional scale), or a protobuf body of `protobuf_kind`
+// (when given). Other media types are 415.
+Result<json::value, api::Status> decode_body(std::string_view content_type, std::string_view body,
+                                             const api::GroupVersionKind* protobuf_kind = nullptr);
 
 // Decodes an object body for `info` (create/update): must be an object whose
 // apiVersion and kind, when given, name this resource's kind.

@@ -20,6 +20,7 @@
 #include "local/apiserver/ids.h"
 #include "local/apiserver/stored_codec.h"
 #include "local/printers/printers.h"
+#include "local/protobuf/decode.h"
 
 namespace kcm::local::apiserver {
 
@@ -42,6 +43,20 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
     v = v * 10 + (s[i] - '0');
   }
   return neg ? -v : v;
+}
+
+// A DeleteOptions body; typed clients (kubectl drain) send it as protobuf.
+Result<json::value, api::Status> decode_delete_options(const ResourceInfo& resource,
+                                                       std::string_view content_type,
+                                                       std::string_view body) {
+  if (media_type(content_type) == protobuf::kProtobufMediaType) {
+    const api::schema::Type* type =
+        api::schema::Registry::builtin().find("meta/v1", "DeleteOptions");
+    const api::GroupVersionKind gvk{resource.gvr.group, resource.gvr.version, "DeleteOptions"};
+    if (type == nullptr) return fail(api::internal_error("no schema for DeleteOptions"));
+    return protobuf::decode_protobuf_object(body, gvk, *type);
+  }
+  return decode_body(content_type, body);
 }
 
 }  // namespace
@@ -93,6 +108,8 @@ Result<std::vector<std::string>, api::Status> ApiHandler::check_body(const Call&
     validation = api::schema::FieldValidation::kStrict;
   }
   const std::string media = media_type(content_type);
+  // Protobuf bodies were checked field by field as they were decoded.
+  if (media == protobuf::kProtobufMediaType) return std::vector<std::string>();
   api::schema::BodyCheck check;
   if (media == "application/yaml") {
     auto value = api::parse_yaml(body);
@@ -471,7 +488,7 @@ net::awaitable<void> ApiHandler::remove(Call& call) {
   const auto& req = call.ex.request();
   DeleteOptions options;
   if (!req.body().empty()) {
-    auto body = decode_body(req[http::field::content_type], req.body());
+    auto body = decode_delete_options(*call.resource, req[http::field::content_type], req.body());
     if (!body) {
       co_await reply_error(call.ex, body.error());
       co_return;
@@ -524,7 +541,7 @@ net::awaitable<void> ApiHandler::remove_collection(Call& call) {
   DeleteOptions options;
   const auto& req = call.ex.request();
   if (!req.body().empty()) {
-    auto body = decode_body(req[http::field::content_type], req.body());
+    auto body = decode_delete_options(*call.resource, req[http::field::content_type], req.body());
     if (!body) {
       co_await reply_error(call.ex, body.error());
       co_return;
@@ -616,7 +633,8 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
           const json::object scale = to_scale(current);
           json::value next_scale;
           if (is_update) {
-            auto decoded = decode_body(media, *body);
+            const api::GroupVersionKind scale_kind{"autoscaling", "v1", "Scale"};
+            auto decoded = decode_body(media, *body, &scale_kind);
             if (!decoded) return fail(std::move(decoded).error());
             next_scale = std::move(*decoded);
           } else {
@@ -656,7 +674,8 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
 
 net::awaitable<void> ApiHandler::binding(Call& call) {
   const auto& req = call.ex.request();
-  auto body = decode_body(req[http::field::content_type], req.body());
+  const api::GroupVersionKind binding_kind{"", "v1", "Binding"};
+  auto body = decode_body(req[http::field::content_type], req.body(), &binding_kind);
   if (!body || !body->is_object()) {
     const api::Status error = body ? api::bad_request("Binding must be an object") : body.error();
     co_await reply_error(call.ex, error);

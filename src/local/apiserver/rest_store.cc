@@ -210,6 +210,45 @@ storage::ResourceId RestStore::resource_id(const ResourceInfo& info) const {
   return store_.resource(info.store_name());
 }
 
+const ResourceInfo& RestStore::storage_info(const ResourceInfo& info) const {
+  if (info.storage.empty()) return info;
+  // The resource that owns the storage is the one without a conversion.
+  for (const auto& r : table_.all()) {
+    if (r->store_name() == info.storage && !r->conversion) return *r;
+  }
+  return info;
+}
+
+json::object RestStore::load(const ResourceInfo& info, const storage::StoredObject& object) const {
+  json::object obj = parse_stored(object);
+  if (info.conversion) info.conversion->from_storage(obj);
+  return obj;
+}
+
+storage::ObjectPtr RestStore::save(const ResourceInfo& info, json::object& obj,
+                                   std::uint64_t revision) const {
+  if (!info.conversion) return encode_stored(info, obj, revision);
+  json::object stored = obj;
+  info.conversion->to_storage(stored);
+  return encode_stored(storage_info(info), stored, revision);
+}
+
+storage::ObjectPtr RestStore::present(const ResourceInfo& info,
+                                      const storage::ObjectPtr& object) const {
+  if (!info.conversion || !object) return object;
+  auto out = std::make_shared<storage::StoredObject>(*object);
+  out->json = json::serialize(load(info, *object));
+  return out;
+}
+
+WriteDone RestStore::presenting(const ResourceInfo& info, WriteDone done) const {
+  if (!info.conversion) return done;
+  return [this, &info, done = std::move(done)](Result<WriteResult, api::Status> r) {
+    if (r && r->object) r->object = present(info, r->object);
+    done(std::move(r));
+  };
+}
+
 api::Status RestStore::store_error(const ResourceInfo& info, std::string_view name,
                                    storage::StoreError e) const {
   switch (e) {
@@ -232,7 +271,7 @@ Result<storage::ObjectPtr, api::Status> RestStore::get(const ResourceInfo& info,
                                                        std::string_view name) const {
   storage::ObjectPtr object = store_.get(resource_id(info), key_for(info, ns, name));
   if (!object) return fail(api::not_found(info.group_resource(), name));
-  return object;
+  return present(info, object);
 }
 
 Result<ListResponse, api::Status> RestStore::list(const ResourceInfo& info,
@@ -291,6 +330,10 @@ Result<ListResponse, api::Status> RestStore::list(const ResourceInfo& info,
   ListResponse out;
   out.revision = result->revision;
   out.items = std::move(result->items);
+  if (info.conversion) {
+    for (auto& item : out.items)
+      item = present(info, item);
+  }
   if (result->more && !out.items.empty()) {
     const auto& last = *out.items.back();
     out.continue_token = encode_continue(out.revision, key_for(info, last.namespace_, last.name));
@@ -320,7 +363,8 @@ Result<void, api::Status> RestStore::check_namespace_for_create(const ResourceIn
 }
 
 void RestStore::create(const ResourceInfo& info, std::string_view ns, json::object obj,
-                       const WriteOptions& options, WriteDone done) {
+                       const WriteOptions& options, WriteDone done_in) {
+  WriteDone done = presenting(info, std::move(done_in));
   json::object& meta = metadata(obj);
   // Namespace: taken from the request; a different one in the body is refused.
   if (info.namespaced) {
@@ -373,7 +417,7 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
       done(fail(api::already_exists(info.group_resource(), name)));
       return;
     }
-    done(WriteResult{201, encode_stored(info, obj, 0), std::nullopt});
+    done(WriteResult{201, save(info, obj, 0), std::nullopt});
     return;
   }
 
@@ -386,8 +430,8 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
     write.resource = resource_id(info);
     write.key = key_for(info, ns, name);
     write.op = storage::Store::Op::kCreate;
-    write.build = [&info, shared](std::uint64_t revision) {
-      return encode_stored(info, *shared, revision);
+    write.build = [this, &info, shared](std::uint64_t revision) {
+      return save(info, *shared, revision);
     };
     store_.commit(
         std::move(write), [this, &info, shared, generated, generate_name, done, attempt, tries_left,
@@ -448,7 +492,7 @@ void RestStore::update_with(const ResourceInfo& info, std::string_view ns, std::
   ctx->sub = sub;
   ctx->mutate = std::move(mutate);
   ctx->options = options;
-  ctx->done = std::move(done);
+  ctx->done = presenting(info, std::move(done));
   run_update(std::move(ctx));
 }
 
@@ -460,7 +504,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
     ctx->done(fail(api::not_found(info.group_resource(), ctx->name)));
     return;
   }
-  const json::object old = parse_stored(*current);
+  const json::object old = load(info, *current);
   auto mutated = ctx->mutate(old);
   if (!mutated) {
     ctx->done(fail(std::move(mutated).error()));
@@ -551,7 +595,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
   }
 
   if (ctx->options.dry_run) {
-    ctx->done(WriteResult{200, encode_stored(info, obj, current->revision), std::nullopt});
+    ctx->done(WriteResult{200, save(info, obj, current->revision), std::nullopt});
     return;
   }
   auto shared = std::make_shared<json::object>(std::move(obj));
@@ -560,8 +604,8 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
   write.key = key;
   write.op = storage::Store::Op::kUpdate;
   write.expected_revision = current->revision;
-  write.build = [&info, shared](std::uint64_t revision) {
-    return encode_stored(info, *shared, revision);
+  write.build = [this, &info, shared](std::uint64_t revision) {
+    return save(info, *shared, revision);
   };
   store_.commit(std::move(write), [this, ctx](Result<storage::ObjectPtr, storage::StoreError> r) {
     if (r) {
@@ -593,7 +637,7 @@ void RestStore::commit_delete(const ResourceInfo& info, const std::string& key,
     return result;
   };
   if (dry_run) {
-    done(respond(encode_stored(info, final_state, expected_revision)));
+    done(respond(save(info, final_state, expected_revision)));
     return;
   }
   auto shared = std::make_shared<json::object>(std::move(final_state));
@@ -602,8 +646,8 @@ void RestStore::commit_delete(const ResourceInfo& info, const std::string& key,
   write.key = key;
   write.op = storage::Store::Op::kDelete;
   write.expected_revision = expected_revision;
-  write.build = [&info, shared](std::uint64_t revision) {
-    return encode_stored(info, *shared, revision);
+  write.build = [this, &info, shared](std::uint64_t revision) {
+    return save(info, *shared, revision);
   };
   store_.commit(std::move(write), [this, &info, name, done,
                                    respond](Result<storage::ObjectPtr, storage::StoreError> r) {
@@ -616,7 +660,8 @@ void RestStore::commit_delete(const ResourceInfo& info, const std::string& key,
 }
 
 void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::string_view name,
-                       const DeleteOptions& options_in, WriteDone done) {
+                       const DeleteOptions& options_in, WriteDone done_in) {
+  WriteDone done = presenting(info, std::move(done_in));
   DeleteOptions options = options_in;
   const std::string key = key_for(info, ns, name);
   storage::ObjectPtr current = store_.get(resource_id(info), key);
@@ -624,7 +669,7 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
     done(fail(api::not_found(info.group_resource(), name)));
     return;
   }
-  json::object obj = parse_stored(*current);
+  json::object obj = load(info, *current);
   const std::string uid = meta_string(obj, "uid");
   const std::string rv = meta_string(obj, "resourceVersion");
   if (options.precondition_uid && *options.precondition_uid != uid) {
@@ -701,12 +746,12 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
   }
   // Store the marked object; the deletion completes when the finalizers (or
   // the kubelet) are done.
-  if (obj == parse_stored(*current)) {
+  if (obj == load(info, *current)) {
     done(WriteResult{202, current, std::nullopt});
     return;
   }
   if (options.dry_run) {
-    done(WriteResult{202, encode_stored(info, obj, current->revision), std::nullopt});
+    done(WriteResult{202, save(info, obj, current->revision), std::nullopt});
     return;
   }
   auto shared = std::make_shared<json::object>(std::move(obj));
@@ -715,8 +760,8 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
   write.key = key;
   write.op = storage::Store::Op::kUpdate;
   write.expected_revision = current->revision;
-  write.build = [&info, shared](std::uint64_t revision) {
-    return encode_stored(info, *shared, revision);
+  write.build = [this, &info, shared](std::uint64_t revision) {
+    return save(info, *shared, revision);
   };
   store_.commit(std::move(write),
                 [this, &info, ns = std::string(ns), name = std::string(name), options,
@@ -757,7 +802,7 @@ void RestStore::remove_namespace(const ResourceInfo& info, json::object obj,
   metadata(obj)["deletionGracePeriodSeconds"] = 0;
   api::ensure_object(obj, "status")["phase"] = "Terminating";
   if (options.dry_run) {
-    done(WriteResult{200, encode_stored(info, obj, current.revision), std::nullopt});
+    done(WriteResult{200, save(info, obj, current.revision), std::nullopt});
     return;
   }
   auto shared = std::make_shared<json::object>(std::move(obj));
@@ -766,8 +811,8 @@ void RestStore::remove_namespace(const ResourceInfo& info, json::object obj,
   write.key = name;
   write.op = storage::Store::Op::kUpdate;
   write.expected_revision = current.revision;
-  write.build = [&info, shared](std::uint64_t revision) {
-    return encode_stored(info, *shared, revision);
+  write.build = [this, &info, shared](std::uint64_t revision) {
+    return save(info, *shared, revision);
   };
   store_.commit(std::move(write), [this, &info, name, options,
                                    done](Result<storage::ObjectPtr, storage::StoreError> r) {

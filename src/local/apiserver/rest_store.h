@@ -80,6 +80,10 @@ class RestStore {
   storage::Store& store() { return store_; }
   storage::ResourceId resource_id(const ResourceInfo& info) const;
 
+  // A stored object as the client of `info` sees it (converted when `info`
+  // lives in another resource's storage; the same object otherwise).
+  storage::ObjectPtr present(const ResourceInfo& info, const storage::ObjectPtr& object) const;
+
   Result<storage::ObjectPtr, api::Status> get(const ResourceInfo& info, std::string_view ns,
                                               std::string_view name) const;
   Result<ListResponse, api::Status> list(const ResourceInfo& info,
@@ -115,6 +119,12 @@ class RestStore {
   Result<void, api::Status> check_namespace_for_create(const ResourceInfo& info,
                                                        std::string_view ns,
                                                        std::string_view name) const;
+  // The object in the served form of `info` / stored at `revision` in storage form.
+  json::object load(const ResourceInfo& info, const storage::StoredObject& object) const;
+  storage::ObjectPtr save(const ResourceInfo& info, json::object& obj,
+                          std::uint64_t revision) const;
+  const ResourceInfo& storage_info(const ResourceInfo& info) const;
+  WriteDone presenting(const ResourceInfo& info, WriteDone done) const;
   api::Status store_error(const ResourceInfo& info, std::string_view name,
                           storage::StoreError e) const;
 

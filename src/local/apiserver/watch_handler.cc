@@ -72,7 +72,6 @@ std::string event_line(std::string_view type, std::string_view object_json) {
   return line;
 }
 
-// A previous state sent as DELETED carries the event's resourceVersion.
 std::string with_revision(const storage::StoredObject& object, std::uint64_t revision) {
   json::object o = parse_stored(object);
   api::ensure_object(o, "metadata")["resourceVersion"] = std::to_string(revision);
@@ -190,18 +189,19 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
 
   // In Table mode each event carries a one-row Table; headers go out once.
   std::optional<printers::TableOptions> table_mode = *table;
-  auto encode = [&](const storage::StoredObject& object) -> std::string {
-    if (!table_mode) return object.json;
+  auto encode = [&](const storage::ObjectPtr& stored) -> std::string {
+    const storage::ObjectPtr object = rest_.present(info, stored);
+    if (!table_mode) return object->json;
     std::string out =
-        render_table(call, *table_mode, {&object}, std::to_string(object.revision), "");
+        render_table(call, *table_mode, {object.get()}, std::to_string(object->revision), "");
     table_mode->no_headers = true;
     return out;
   };
-  auto encode_prev = [&](const storage::StoredObject& prev, std::uint64_t revision) {
-    if (!table_mode) return with_revision(prev, revision);
-    storage::StoredObject copy = prev;
-    copy.json = with_revision(prev, revision);
-    copy.revision = revision;
+  // A previous state sent as DELETED carries the event's resourceVersion.
+  auto encode_prev = [&](const storage::ObjectPtr& prev, std::uint64_t revision) {
+    auto copy = std::make_shared<storage::StoredObject>(*prev);
+    copy->json = with_revision(*prev, revision);
+    copy->revision = revision;
     return encode(copy);
   };
   auto stream = [&]() -> net::awaitable<void> {
@@ -212,13 +212,13 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
         const bool now = e.type != storage::EventType::kDeleted && matches(*e.object);
         const bool before = e.prev && matches(*e.prev);
         if (e.type == storage::EventType::kDeleted) {
-          if (before || matches(*e.object)) chunk += event_line("DELETED", encode(*e.object));
+          if (before || matches(*e.object)) chunk += event_line("DELETED", encode(e.object));
         } else if (now && before) {
-          chunk += event_line("MODIFIED", encode(*e.object));
+          chunk += event_line("MODIFIED", encode(e.object));
         } else if (now) {
-          chunk += event_line("ADDED", encode(*e.object));
+          chunk += event_line("ADDED", encode(e.object));
         } else if (before) {
-          chunk += event_line("DELETED", encode_prev(*e.prev, e.revision));
+          chunk += event_line("DELETED", encode_prev(e.prev, e.revision));
         }
       }
       if (initial_end_pending) {

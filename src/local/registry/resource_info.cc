@@ -125,11 +125,14 @@ ResourceTable builtin_resources() {
              .singular = "event",
              .short_names = {"ev"},
              .verbs = kAllVerbs,
+             // In the order of core/v1 Events' fields: the values come from the stored form.
              .selectable_fields =
                  fields({"regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid",
                          "regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath",
-                         "reason", "reportingController", "type"}),
+                         "reason", "reportingController", "deprecatedSource", "type"}),
              .delete_returns_object = false,
+             .storage = "core/events",
+             .conversion = events_to_core_conversion(),
              .strategy = events_event_strategy()});
   return table;
 }

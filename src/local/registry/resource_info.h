@@ -13,6 +13,16 @@
 
 namespace kcm::local::registry {
 
+// Converts objects of a served version to and from the form another resource
+// stores them in (events.k8s.io/v1 Events are core/v1 Events underneath, as
+// upstream stores both in one place).
+class Conversion {
+ public:
+  virtual ~Conversion() = default;
+  virtual void to_storage(json::object& obj) const = 0;
+  virtual void from_storage(json::object& obj) const = 0;
+};
+
 struct SubresourceInfo {
   std::string name;  // "status", "scale", "binding", "finalize"
   api::GroupVersionKind response_kind;
@@ -32,6 +42,11 @@ struct ResourceInfo {
   std::vector<std::string> selectable_fields;
   // DELETE answers with the object (true) or with a Status of kind Success (false).
   bool delete_returns_object = true;
+  // Objects live in another resource's storage (e.g. "core/events"), converted
+  // by `conversion`; their selectable field values are the storage kind's, in
+  // the same order as selectable_fields.
+  std::string storage;
+  std::shared_ptr<const Conversion> conversion;
   std::shared_ptr<const Strategy> strategy;
 
   api::GroupVersionKind gvk() const { return {gvr.group, gvr.version, kind}; }
@@ -41,6 +56,7 @@ struct ResourceInfo {
   }
   // The storage name, e.g. "apps/deployments" or "core/pods".
   std::string store_name() const {
+    if (!storage.empty()) return storage;
     return (gvr.group.empty() ? std::string("core") : gvr.group) + "/" + gvr.resource;
   }
   const SubresourceInfo* subresource(std::string_view name) const {

@@ -94,12 +94,12 @@ std::uint32_t crc32c(std::string_view bytes) {
   return crc.checksum();
 }
 
-std::size_t encoded_size(const Record& record) {
+std::size_t encoded_size(const RecordView& record) {
   return kFrameHeaderBytes + kPayloadFixedBytes + record.resource.size() + record.key.size() +
          record.value.size();
 }
 
-void encode_record(const Record& record, std::string* out) {
+void encode_record(const RecordView& record, std::string* out) {
   const std::size_t start = out->size();
   const std::size_t payload_len = encoded_size(record) - kFrameHeaderBytes;
   out->resize(start + kFrameHeaderBytes);  // header filled in once the payload is known

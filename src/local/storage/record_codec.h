@@ -36,6 +36,19 @@ struct Record {
   friend bool operator==(const Record&, const Record&) = default;
 };
 
+// A record whose bytes live elsewhere (snapshots are written from the store's
+// objects without copying them).
+struct RecordView {
+  Record::Op op = Record::Op::kPut;
+  std::uint64_t revision = 0;
+  std::string_view resource;
+  std::string_view key;
+  std::string_view value;
+};
+inline RecordView view_of(const Record& r) {
+  return {r.op, r.revision, r.resource, r.key, r.value};
+}
+
 inline constexpr std::uint32_t kFrameMagic = 0x004C574B;  // "KWL\0"
 inline constexpr std::size_t kFrameHeaderBytes = 16;
 inline constexpr std::size_t kPayloadFixedBytes = 22;
@@ -48,11 +61,17 @@ inline constexpr std::size_t kMaxPayloadBytes = 64u << 20;
 std::uint32_t crc32c(std::string_view bytes);
 
 // Size of the frame encode_record() appends for `record`.
-std::size_t encoded_size(const Record& record);
+std::size_t encoded_size(const RecordView& record);
+inline std::size_t encoded_size(const Record& record) {
+  return encoded_size(view_of(record));
+}
 
 // Appends the frame of `record` to *out. The caller checks encoded_size() against
 // kMaxPayloadBytes + kFrameHeaderBytes first.
-void encode_record(const Record& record, std::string* out);
+void encode_record(const RecordView& record, std::string* out);
+inline void encode_record(const Record& record, std::string* out) {
+  encode_record(view_of(record), out);
+}
 
 // What one attempt to decode a frame at some offset found.
 struct FrameCheck {

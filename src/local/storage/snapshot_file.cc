@@ -47,7 +47,7 @@ std::string errno_text() {
 }
 
 kcm::Result<void> write_body(int fd, std::uint64_t revision, std::uint64_t first_segment_after,
-                             const std::vector<Record>& records) {
+                             std::span<const RecordView> records) {
   std::string buf;
   buf.reserve(kWriteChunk + kHeaderBytes);
   buf.append(kMagic);
@@ -57,7 +57,7 @@ kcm::Result<void> write_body(int fd, std::uint64_t revision, std::uint64_t first
   put_u64(&buf, first_segment_after);
   put_u64(&buf, records.size());
   put_u32(&buf, crc32c(buf));
-  for (const Record& r : records) {
+  for (const RecordView& r : records) {
     encode_record(r, &buf);
     if (buf.size() >= kWriteChunk) {
       if (auto w = write_all(fd, buf); !w) return w;
@@ -98,7 +98,19 @@ kcm::Result<std::filesystem::path> write_snapshot_file(const std::filesystem::pa
                                                        std::uint64_t first_segment_after,
                                                        const std::vector<Record>& records,
                                                        bool sync) {
-  for (const Record& r : records) {
+  std::vector<RecordView> views;
+  views.reserve(records.size());
+  for (const Record& r : records)
+    views.push_back(view_of(r));
+  return write_snapshot_file(dir, revision, first_segment_after, views, sync);
+}
+
+kcm::Result<std::filesystem::path> write_snapshot_file(const std::filesystem::path& dir,
+                                                       std::uint64_t revision,
+                                                       std::uint64_t first_segment_after,
+                                                       std::span<const RecordView> records,
+                                                       bool sync) {
+  for (const RecordView& r : records) {
     if (r.op != Record::Op::kPut) {
       return kcm::fail(fmt::format("snapshot at revision {}: record {} {} is not a put", revision,
                                    r.resource, r.key));

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,11 @@ inline constexpr std::string_view kTempSuffix = ".tmp";
 // directory (the syncs are skipped when `sync` is false). The temp file is removed on
 // failure. Returns the installed path. Rejects records that are not kPut or whose revision
 // is above `revision`.
+kcm::Result<std::filesystem::path> write_snapshot_file(const std::filesystem::path& dir,
+                                                       std::uint64_t revision,
+                                                       std::uint64_t first_segment_after,
+                                                       std::span<const RecordView> records,
+                                                       bool sync);
 kcm::Result<std::filesystem::path> write_snapshot_file(const std::filesystem::path& dir,
                                                        std::uint64_t revision,
                                                        std::uint64_t first_segment_after,

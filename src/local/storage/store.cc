@@ -438,7 +438,8 @@ void Store::maybe_compact_log() {
   }
   compacting_ = true;
   compactor_ = std::thread([this, cut, state = std::move(state)] {
-    std::vector<Record> records;
+    // Views into the stored objects, which `state` keeps alive: no copies.
+    std::vector<RecordView> records;
     for (const auto& [resource, objects] : state) {
       for (const auto& [key, object] : objects) {
         records.push_back({Record::Op::kPut, object->revision, resource, key, object->json});

@@ -171,7 +171,7 @@ class WriteAheadLog::Impl {
 
   void append(Record record, DurableCallback on_durable);
   SnapshotCut begin_snapshot(std::uint64_t revision);
-  kcm::Result<void> finish_snapshot(const SnapshotCut& cut, const std::vector<Record>& state);
+  kcm::Result<void> finish_snapshot(const SnapshotCut& cut, std::span<const RecordView> state);
 
   std::uint64_t bytes_since_snapshot() const {
     std::lock_guard lock(mu_);
@@ -389,7 +389,7 @@ WriteAheadLog::SnapshotCut WriteAheadLog::Impl::begin_snapshot(std::uint64_t rev
 }
 
 kcm::Result<void> WriteAheadLog::Impl::finish_snapshot(const SnapshotCut& cut,
-                                                       const std::vector<Record>& state) {
+                                                       std::span<const RecordView> state) {
   std::lock_guard snapshot_lock(snapshot_mu_);
   if (cut.first_segment_after == 0) {
     return kcm::fail(
@@ -604,8 +604,17 @@ WriteAheadLog::SnapshotCut WriteAheadLog::begin_snapshot(std::uint64_t revision)
 }
 
 kcm::Result<void> WriteAheadLog::finish_snapshot(const SnapshotCut& cut,
-                                                 const std::vector<Record>& state) {
+                                                 std::span<const RecordView> state) {
   return impl_->finish_snapshot(cut, state);
+}
+
+kcm::Result<void> WriteAheadLog::finish_snapshot(const SnapshotCut& cut,
+                                                 const std::vector<Record>& state) {
+  std::vector<RecordView> views;
+  views.reserve(state.size());
+  for (const Record& r : state)
+    views.push_back(view_of(r));
+  return impl_->finish_snapshot(cut, views);
 }
 
 std::uint64_t WriteAheadLog::bytes_since_snapshot() const {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,7 @@ class WriteAheadLog {
   // below the installed snapshot's revision is a no-op. Waits for the flusher to reach
   // the cut's segment, so it must not run on the flusher thread.
   kcm::Result<void> finish_snapshot(const SnapshotCut& cut, const std::vector<Record>& state);
+  kcm::Result<void> finish_snapshot(const SnapshotCut& cut, std::span<const RecordView> state);
 
   std::uint64_t bytes_since_snapshot() const;  // so the caller can decide when to compact
   std::uint64_t last_durable_revision() const;

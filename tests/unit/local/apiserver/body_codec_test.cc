@@ -45,7 +45,8 @@ TEST_F(BodyCodecTest, RejectsBadBodiesWithUpstreamMessages) {
       {"application/json", R"({"apiVersion":"apps/v1","kind":"ReplicaSet"})", 400,
        "ReplicaSet in version \"v1\" cannot be handled as a Deployment"},
       {"application/json", "[1]", 400, "couldn't get version/kind"},
-      {"application/vnd.kubernetes.protobuf", "k8s\0", 415, "unknown format"},
+      {"application/vnd.kubernetes.protobuf", "not protobuf", 400,
+       "provided data does not appear to be a protobuf message"},
       {"text/plain", "x", 415, "accepted media types include: application/json"},
   };
   for (const Case& c : cases) {

@@ -336,6 +336,36 @@ TEST_F(RestStoreTest, ListPaginationIsAConsistentSnapshot) {
   EXPECT_EQ(r.error().code, 400);
 }
 
+TEST_F(RestStoreTest, EventsApiVersionsShareOneStorage) {
+  const ResourceInfo& core = resource("", "events");
+  const ResourceInfo& events = *table_.find("events.k8s.io", "v1", "events");
+  auto created = create(events, "default",
+                        json::parse(R"({
+      "apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e1"},
+      "eventTime":"2026-11-30T10:00:00.000000Z","reportingController":"kcm.dev/test",
+      "reportingInstance":"kcm-1","action":"Testing","reason":"Tested","type":"Normal",
+      "note":"hello","regarding":{"kind":"Pod","namespace":"default","name":"p"}})")
+                            .as_object());
+  ASSERT_TRUE(created) << created.error().message;
+  // The answer is in the version asked for...
+  EXPECT_THAT(created->object->json, HasSubstr(R"("note":"hello")"));
+  EXPECT_THAT(created->object->json, HasSubstr(R"("apiVersion":"events.k8s.io/v1")"));
+  // ...and core/v1 sees the same event with its own field names.
+  json::object as_core = current(core, "default", "e1");
+  EXPECT_EQ(as_core.at("message").as_string(), "hello");
+  EXPECT_EQ(as_core.at("involvedObject").at("name").as_string(), "p");
+  EXPECT_EQ(as_core.at("reportingComponent").as_string(), "kcm.dev/test");
+  // Selectors use each version's names for the same values.
+  ListRequest by_regarding;
+  by_regarding.namespace_ = "default";
+  auto listed = rest_.list(events, by_regarding);
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->items.size(), 1u);
+  EXPECT_THAT(listed->items[0]->json, HasSubstr(R"("regarding":{)"));
+  EXPECT_EQ(stored_field(events, *listed->items[0], "regarding.name"), "p");
+  EXPECT_EQ(stored_field(core, *listed->items[0], "involvedObject.name"), "p");
+}
+
 TEST(DeleteOptionsTest, ParsesAndValidates) {
   auto ok = parse_delete_options(json::parse(
       R"({"gracePeriodSeconds":5,"propagationPolicy":"Foreground","preconditions":{"uid":"u"}})"));

@@ -96,8 +96,9 @@ TEST(RegistryRobustness, WrongTypesEverywhere) {
       {lease_strategy(), R"({"metadata":{"name":"l","namespace":"n"},
         "spec":{"leaseDurationSeconds":1,"strategy":"a/b","preferredHolder":"h"}})"},
   };
-  for (const auto& [strategy, text] : inputs) {
-    const json::object base = obj(text);
+  for (const auto& input : inputs) {
+    const auto& strategy = input.first;  // clang 14 cannot capture structured bindings
+    const json::object base = obj(input.second);
     exercise(strategy, base);
     for_each_variant(base, [&](const json::value& v) { exercise(strategy, v); });
   }

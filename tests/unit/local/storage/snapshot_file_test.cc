@@ -69,7 +69,7 @@ TEST(SnapshotFileTest, RoundTrips) {
 
 TEST(SnapshotFileTest, EmptyStateRoundTrips) {
   TempDir dir;
-  auto path = write_snapshot_file(dir.path(), 5, 2, {}, /*sync=*/false);
+  auto path = write_snapshot_file(dir.path(), 5, 2, std::vector<Record>{}, /*sync=*/false);
   ASSERT_TRUE(path.ok()) << path.error();
   EXPECT_EQ(std::filesystem::file_size(*path), 44u);
   auto back = read_snapshot_file(*path);

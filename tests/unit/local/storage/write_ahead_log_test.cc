@@ -541,7 +541,8 @@ TEST_F(WriteAheadLogTest, SnapshotOfAnEmptyActiveSegmentDoesNotRotate) {
   auto wal = open_ok();
   auto cut = wal->begin_snapshot(0);
   EXPECT_EQ(cut.first_segment_after, 1u);
-  ASSERT_TRUE(wal->finish_snapshot(cut, {}).ok());  // revision 0: nothing to write
+  ASSERT_TRUE(
+      wal->finish_snapshot(cut, std::vector<Record>{}).ok());  // revision 0: nothing to write
   append_all(*wal, recs(1, 3));
   cut = wal->begin_snapshot(3);
   EXPECT_EQ(cut.first_segment_after, 2u);
