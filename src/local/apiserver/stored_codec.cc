@@ -32,6 +32,8 @@ storage::ObjectPtr encode_stored(const registry::ResourceInfo& info, json::objec
   if (revision != 0) meta["resourceVersion"] = std::to_string(revision);
   out->revision = revision;
   out->json = json::serialize(obj);
+  // serialize() grows its buffer by doubling; stored objects live long.
+  out->json.shrink_to_fit();
   extract(info, obj, *out);
   return out;
 }
@@ -48,6 +50,7 @@ Result<storage::ObjectPtr> decode_stored(const registry::ResourceInfo& info, std
   if (!rv) return fail("stored object has no resourceVersion");
   out->revision = std::strtoull(std::string(*rv).c_str(), nullptr, 10);
   out->json = std::move(text);
+  out->json.shrink_to_fit();
   return storage::ObjectPtr(std::move(out));
 }
 

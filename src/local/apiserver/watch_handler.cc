@@ -31,7 +31,15 @@ class WatchQueue final : public storage::WatchSink {
 
   void deliver(const storage::Event& event) override {
     std::lock_guard lock(mu_);
-    events_.push_back(event);
+    if (overflowed_) return;
+    if (events_.size() >= kMaxQueuedEvents) {
+      // A watcher this far behind is closed, as upstream does; its client
+      // relists and watches again.
+      overflowed_ = true;
+      events_.clear();
+    } else {
+      events_.push_back(event);
+    }
     if (!wake_pending_) {
       wake_pending_ = true;
       net::post(executor_, [timer = timer_] {
@@ -53,12 +61,19 @@ class WatchQueue final : public storage::WatchSink {
     return std::exchange(events_, {});
   }
 
+  bool overflowed() {
+    std::lock_guard lock(mu_);
+    return overflowed_;
+  }
+
  private:
   net::any_io_executor executor_;
   std::weak_ptr<net::steady_timer> timer_;
   std::mutex mu_;
+  static constexpr std::size_t kMaxQueuedEvents = 100000;
   std::deque<storage::Event> events_;
   bool wake_pending_ = false;
+  bool overflowed_ = false;
 };
 
 std::string event_line(std::string_view type, std::string_view object_json) {
@@ -206,6 +221,7 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
   };
   auto stream = [&]() -> net::awaitable<void> {
     for (;;) {
+      if (queue->overflowed()) co_return;
       std::string chunk;
       for (const storage::Event& e : queue->take()) {
         progress = std::max(progress, e.revision);
@@ -232,7 +248,7 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
       }
       if (!chunk.empty() && !co_await call.ex.write_chunk(std::move(chunk))) co_return;
       if (now >= deadline) co_return;
-      if (queue->has_pending()) continue;
+      if (queue->has_pending() || queue->overflowed()) continue;
       timer->expires_at(bookmarks ? std::min(deadline, next_bookmark) : deadline);
       boost::system::error_code ec;
       co_await timer->async_wait(net::redirect_error(net::use_awaitable, ec));

@@ -69,6 +69,8 @@ kcm::Result<void> configure_server_tls(ssl::context& ctx, const Credentials& cre
                   ec);
   if (ec) return kcm::fail("configuring TLS: " + ec.message());
   SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION);
+  // Idle connections (thousands of quiet watches) give their record buffers back.
+  SSL_CTX_set_mode(native, SSL_MODE_RELEASE_BUFFERS);
   if (SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION) != 1) {
     return kcm::fail("configuring TLS: " + openssl_reason());
   }

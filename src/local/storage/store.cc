@@ -308,11 +308,11 @@ void Store::commit(Write write, WriteCallback done) {
       std::lock_guard lock(mu_);
       visible_revision_ = std::max(visible_revision_, revision);
     }
-    {
-      std::lock_guard wlock(watch_mu_);
-      publish(revision, r, event);
-    }
+    // The writer hears first (its answer is not queued behind every watcher's),
+    // then the watchers, still in revision order.
     done(object);
+    std::lock_guard wlock(watch_mu_);
+    publish(revision, r, event);
   });
   lock.unlock();
   maybe_compact_log();
