@@ -56,7 +56,28 @@ Result<std::string> base64_decode(std::string_view text, Base64Alphabet alphabet
   std::size_t len = text.size();
   std::size_t padding = 0;
   if (alphabet == Base64Alphabet::kStandard) {
-    if (len % 4 != 0) return fail(fmt::format("illegal base64 data at input byte {}", len));
+    if (len % 4 != 0) {
+      // As Go: the first bad character, else where the incomplete quantum starts.
+      for (std::size_t i = 0; i < len; ++i) {
+        if (text[i] == '=') {
+          // Padding: needs two or three characters before it in the quantum,
+          // and a second '=' after two.
+          const std::size_t j = i % 4;
+          if (j < 2) break;
+          const std::size_t at = j == 2 ? (i + 1 == len ? len : i + 1) : i + 1;
+          return fail(fmt::format("illegal base64 data at input byte {}", at));
+        }
+        if (rev[static_cast<unsigned char>(text[i])] < 0) {
+          return fail(fmt::format("illegal base64 data at input byte {}", i));
+        }
+      }
+      for (std::size_t i = 0; i < len; ++i) {
+        if (text[i] == '=' && i % 4 < 2) {
+          return fail(fmt::format("illegal base64 data at input byte {}", i));
+        }
+      }
+      return fail(fmt::format("illegal base64 data at input byte {}", len - len % 4));
+    }
     while (padding < 2 && len > 0 && text[len - 1] == '=') {
       --len;
       ++padding;

@@ -1,10 +1,12 @@
 #include "api/yaml.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 namespace kcm::api {
 namespace {
@@ -104,6 +106,68 @@ Result<json::value> convert(const YAML::Node& node, int depth) {
   return fail("unsupported YAML node");
 }
 
+// yaml-cpp 0.7 never stops on a few malformed inputs (a ',' where a node
+// should start: ",", "'',", ",a: 1"; jbeder/yaml-cpp#1040): its parser keeps
+// emitting events, and Load/LoadAll build nodes until memory runs out. This
+// pass parses with an event counter first; no valid document yields more
+// than a few events per input byte, so running past that budget means the
+// input is one of those and is refused as go-yaml refuses it.
+class RunawayGuard final : public YAML::EventHandler {
+ public:
+  explicit RunawayGuard(std::size_t budget) : budget_(budget) {}
+  struct Runaway {
+    std::size_t line;
+  };
+  void OnDocumentStart(const YAML::Mark& m) override { tick(m); }
+  void OnDocumentEnd() override { tick(); }
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { tick(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { tick(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    tick(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    tick(m);
+  }
+  void OnSequenceEnd() override { tick(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    tick(m);
+  }
+  void OnMapEnd() override { tick(); }
+
+ private:
+  void tick(const YAML::Mark& m) {
+    line_ = static_cast<std::size_t>(std::max(m.line, 0)) + 1;
+    tick();
+  }
+  void tick() {
+    if (++events_ > budget_) throw Runaway{line_};
+  }
+  std::size_t budget_;
+  std::size_t events_ = 0;
+  std::size_t line_ = 1;
+};
+
+// Empty when `text` is safe to hand to YAML::LoadAll; go-yaml's error otherwise.
+std::string check_for_runaway(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  RunawayGuard guard(4 * text.size() + 16);
+  try {
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(guard)) {
+    }
+  } catch (const RunawayGuard::Runaway& r) {
+    return fmt::format("error converting YAML to JSON: yaml: line {}: did not find expected node "
+                       "content",
+                       r.line);
+  } catch (const YAML::Exception&) {
+    // A plain syntax error: LoadAll reports it with its position below.
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<json::value> parse_yaml(std::string_view text) {
@@ -116,6 +180,7 @@ Result<json::value> parse_yaml(std::string_view text) {
 
 Result<std::vector<json::value>> parse_yaml_documents(std::string_view text) {
   std::vector<json::value> out;
+  if (std::string error = check_for_runaway(text); !error.empty()) return fail(error);
   try {
     for (const YAML::Node& doc : YAML::LoadAll(std::string(text))) {
       if (doc.IsNull()) continue;

@@ -343,6 +343,13 @@ class Parser {
       } else if (w == "inline") {
         if (f.type->kind != Kind::kObject) return fail(where(l) + ": only structs can be inline");
         f.inline_ = true;
+      } else if (w == "ptr") {
+        if (f.type->kind == Kind::kList || f.type->kind == Kind::kMap) {
+          return fail(where(l) + ": ptr on a list or map field");
+        }
+        f.pointer = true;
+      } else if (w == "omitempty") {
+        f.omitempty = true;
       } else if (auto v = option(w, "patch")) {
         if (*v == "merge") {
           f.patch_strategy = PatchStrategy::kMerge;
@@ -381,6 +388,9 @@ class Parser {
       } else {
         return fail(fmt::format("{}: unknown field option {:?}", where(l), w));
       }
+    }
+    if (f.inline_ && (f.pointer || f.omitempty)) {
+      return fail(where(l) + ": an inline field has no ptr or omitempty");
     }
     if ((f.list_type == ListType::kMap) != !f.list_map_keys.empty()) {
       return fail(where(l) + ": list=map and keys= go together");

@@ -61,6 +61,13 @@ struct Field {
   int proto_number = 0;  // 0: not in protobuf (apiVersion, kind)
   bool required = false;
   bool inline_ = false;  // embedded struct whose fields appear in the parent JSON
+  // Go's field presence, which decides how a decoded object prints: a pointer
+  // prints when set (even to zero) and is nil when absent or null; omitempty
+  // leaves out zero scalars, empty strings and empty or nil lists and maps
+  // (never a struct value, never a set pointer). Without omitempty a zero
+  // value still prints ("", 0, false, null for nil lists, maps and pointers).
+  bool pointer = false;
+  bool omitempty = false;
   PatchStrategy patch_strategy = PatchStrategy::kNone;
   std::string patch_merge_key;
   ListType list_type = ListType::kNone;

@@ -25,7 +25,8 @@ ApiHandler::ApiHandler(RestStore& rest, const registry::ResourceTable& table, Ve
     : rest_(rest),
       table_(table),
       version_(std::move(version)),
-      server_address_(std::move(server_address)) {}
+      server_address_(std::move(server_address)),
+      openapi_v2_(table) {}
 
 net::awaitable<void> ApiHandler::reply_json(Exchange& ex, int code, std::string body,
                                             std::string_view content_type) {
@@ -159,6 +160,14 @@ net::awaitable<void> ApiHandler::handle_non_resource(Exchange& ex, std::string_v
       co_await reply_json(ex, 200, json::serialize(doc));
       co_return;
     }
+  }
+  if (path == "/openapi/v2") {
+    openapi_v2::Reply r = openapi_v2_.get(accept, req[http::field::if_none_match],
+                                          req[http::field::if_modified_since]);
+    if (req.method() == http::verb::head) r.body.clear();
+    co_await ex.respond(static_cast<http::status>(r.status), r.content_type, std::move(r.body),
+                        std::move(r.headers));
+    co_return;
   }
   if (path == "/openapi/v3") {
     co_await reply_json(ex, 200, openapi(""));

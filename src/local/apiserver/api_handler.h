@@ -12,6 +12,7 @@
 #include "local/apiserver/http_server.h"
 #include "local/apiserver/request_info.h"
 #include "local/apiserver/rest_store.h"
+#include "local/openapi_v2/service.h"
 #include "local/printers/table.h"
 
 namespace kcm::local::apiserver {
@@ -88,6 +89,8 @@ class ApiHandler {
   const registry::ResourceTable& table_;
   VersionInfo version_;
   std::string server_address_;
+  // GET /openapi/v2 (JSON or gnostic protobuf), built on first use.
+  openapi_v2::Service openapi_v2_;
 };
 
 }  // namespace kcm::local::apiserver

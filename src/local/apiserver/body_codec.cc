@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "api/go_json_syntax.h"
 #include "api/yaml.h"
 #include "local/protobuf/decode.h"
 
@@ -68,10 +69,12 @@ Result<json::object, api::Status> decode_object(const registry::ResourceInfo& in
     std::string error;
     auto v = api::parse_json(body, &error);
     if (!v) {
+      // Go's wording when it can tell; ours otherwise (e.g. nesting too deep).
+      std::string go_error = api::go_json_syntax_error(body);
       return fail(api::bad_request(fmt::format(
           "the object provided is unrecognized (must be of type {}): couldn't get version/kind; "
           "json parse error: {} ({})",
-          expected.kind, error, summarize(body))));
+          expected.kind, go_error.empty() ? error : go_error, summarize(body))));
     }
     value = std::move(*v);
   } else if (media == "application/yaml") {

@@ -274,7 +274,7 @@ net::awaitable<void> ApiHandler::get(Call& call) {
     co_await reply_error(call.ex, object.error());
     co_return;
   }
-  if (*table && call.info.subresource.empty()) {
+  if (*table && (call.info.subresource.empty() || call.info.subresource == "status")) {
     // (Built outside the co_await: GCC 12 miscompiles braced lists in coroutine calls.)
     const std::vector<const storage::StoredObject*> one = {object->get()};
     std::string body = render_table(call, **table, one, std::to_string((*object)->revision), "");

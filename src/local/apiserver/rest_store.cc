@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "api/base64.h"
+#include "api/schema/canonical.h"
+#include "api/schema/registry.h"
 #include "local/apiserver/ids.h"
 #include "local/apiserver/stored_codec.h"
 
@@ -16,6 +18,18 @@ constexpr int kMaxUpdateAttempts = 16;
 constexpr int kMaxGenerateNameAttempts = 8;
 constexpr std::string_view kOrphanFinalizer = "orphan";
 constexpr std::string_view kForegroundFinalizer = "foregroundDeletion";
+
+// The object as the Go struct of its kind holds it: unknown members dropped,
+// zero values printed or left out as encoding/json does (canonical.h). Runs
+// before defaulting, as upstream decodes before it defaults, and again before
+// validation so that what is validated is exactly what is stored.
+void canonicalize(const ResourceInfo& info, json::object& obj) {
+  const api::schema::Type* type = api::schema::Registry::builtin().root(info.gvk());
+  if (type == nullptr) return;
+  json::value v(std::move(obj));
+  api::schema::canonicalize(v, *type);
+  obj = std::move(v.get_object());
+}
 
 json::object& metadata(json::object& obj) {
   return api::ensure_object(obj, "metadata");
@@ -394,10 +408,13 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
     // Names are at most 63 characters with the 5-character suffix.
     metadata(obj)["name"] = generate_name.substr(0, 58) + generate_name_suffix();
   }
+  canonicalize(info, obj);
   info.strategy->apply_defaults(obj);
+  canonicalize(info, obj);  // what a default set prints as Go prints it
   info.strategy->prepare_for_create(obj);
   metadata(obj)["uid"] = new_uid();
   metadata(obj)["creationTimestamp"] = rfc3339_now();
+  canonicalize(info, obj);
 
   const std::string name = meta_string(obj, "name");
   api::FieldErrors errs = validate_object_meta(info, obj);
@@ -533,13 +550,16 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
     return;
   }
 
+  canonicalize(info, obj);
   info.strategy->apply_defaults(obj);
-  // System fields the client cannot change.
+  canonicalize(info, obj);  // what a default set prints as Go prints it
+  // System fields the client cannot change. (Canonicalizing may have rebuilt
+  // the metadata object: `meta` no longer refers to it.)
   const json::object& old_meta = metadata(old);
   if (auto g = api::find_int(old_meta, "generation")) {
-    meta["generation"] = *g;
+    metadata(obj)["generation"] = *g;
   } else {
-    meta.erase("generation");
+    metadata(obj).erase("generation");
   }
   switch (ctx->sub) {
     case Subresource::kNone:
@@ -564,6 +584,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
 
   // Unconditional updates are based on the current object.
   metadata(obj)["resourceVersion"] = meta_string(old, "resourceVersion");
+  canonicalize(info, obj);
 
   api::FieldErrors errs = validate_object_meta(info, obj);
   api::FieldErrors update_errs = validate_object_meta_update(obj, old);

@@ -13,7 +13,6 @@
 #include "api/base64.h"
 #include "api/duration.h"
 #include "api/quantity.h"
-#include "local/protobuf/go_fields.h"
 #include "local/protobuf/go_text.h"
 #include "local/protobuf/wire_reader.h"
 
@@ -191,10 +190,8 @@ void render(const Type& type, const Message* m, json::object& out,
       render(*t.object, present ? s->message.get() : nullptr, out, nullptr);
       continue;
     }
-    const GoPresence rule = go_presence(type, f);
-    const bool pointer = rule == GoPresence::kPointer || rule == GoPresence::kPointerOrNull;
-    if (pointer && !present) {
-      if (rule == GoPresence::kPointerOrNull) out[f.name] = nullptr;
+    if (f.pointer && !present) {
+      if (!f.omitempty) out[f.name] = nullptr;
       continue;
     }
     switch (t.kind) {
@@ -206,7 +203,7 @@ void render(const Type& type, const Message* m, json::object& out,
       case Kind::kList:
         if (present && !s->list.empty()) {
           out[f.name] = s->list;
-        } else if (rule != GoPresence::kOmitEmpty) {
+        } else if (!f.omitempty) {
           out[f.name] = nullptr;
         }
         break;
@@ -216,13 +213,13 @@ void render(const Type& type, const Message* m, json::object& out,
           for (const auto& [key, value] : s->map)
             o[go_json_text(key)] = value;
           out[f.name] = std::move(o);
-        } else if (rule != GoPresence::kOmitEmpty) {
+        } else if (!f.omitempty) {
           out[f.name] = nullptr;
         }
         break;
       default: {
         json::value v = present ? s->value : zero_json(t);
-        if (rule == GoPresence::kOmitEmpty && omitted_when_empty(t, v)) break;
+        if (f.omitempty && !f.pointer && omitted_when_empty(t, v)) break;
         out[f.name] = std::move(v);
         break;
       }

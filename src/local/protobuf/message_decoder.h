@@ -1,9 +1,9 @@
 // Schema-driven decoding of one object message (the generated.proto wire
 // format of k8s.io/api) into the JSON kube-apiserver prints for the Go object
-// the message decodes to: fields in Go declaration order, omitempty and
-// pointer rules (go_fields.h), maps with sorted keys, Time/MicroTime as
-// RFC 3339, Quantity in canonical form, IntOrString as a number or a string,
-// bytes as base64.
+// the message decodes to: fields in Go declaration order, the schema's
+// omitempty and pointer facts (Field::omitempty, Field::pointer), maps with
+// sorted keys, Time/MicroTime as RFC 3339, Quantity in canonical form,
+// IntOrString as a number or a string, bytes as base64.
 //
 // Unlike upstream's generated decoders, a field number the schema does not
 // know is an error rather than silently dropped: the server must not lose

@@ -6,6 +6,7 @@
 #include "api/time.h"
 #include "local/registry/field_access.h"
 #include "local/registry/object_fields.h"
+#include "local/registry/pod_admission.h"
 #include "local/registry/pod_create_mutations.h"
 #include "local/registry/pod_defaults.h"
 #include "local/registry/pod_qos.h"
@@ -56,6 +57,7 @@ class PodStrategy final : public Strategy {
   void apply_defaults(json::object& obj) const override { apply_pod_defaults(obj); }
 
   void prepare_for_create(json::object& obj) const override {
+    admit_pod(obj);
     static const json::object kEmpty;
     const json::object* spec = object_member(obj, "spec");
     const std::string qos = compute_pod_qos(spec != nullptr ? *spec : kEmpty);

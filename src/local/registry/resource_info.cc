@@ -91,6 +91,23 @@ ResourceTable builtin_resources() {
                          "reportingComponent", "source", "type"}),
              .delete_returns_object = false,
              .strategy = core_event_strategy()});
+  table.add({.gvr = {"", "v1", "resourcequotas"},
+             .kind = "ResourceQuota",
+             .singular = "resourcequota",
+             .short_names = {"quota"},
+             .verbs = kAllVerbs,
+             .subresources = {{"status", {"", "v1", "ResourceQuota"}, kStatusVerbs}},
+             .selectable_fields = fields({}),
+             .delete_returns_object = false,
+             .strategy = resource_quota_strategy()});
+  table.add({.gvr = {"", "v1", "limitranges"},
+             .kind = "LimitRange",
+             .singular = "limitrange",
+             .short_names = {"limits"},
+             .verbs = kAllVerbs,
+             .selectable_fields = fields({}),
+             .delete_returns_object = false,
+             .strategy = limit_range_strategy()});
   table.add({.gvr = {"apps", "v1", "deployments"},
              .kind = "Deployment",
              .singular = "deployment",

@@ -16,6 +16,8 @@ std::shared_ptr<const Strategy> events_event_strategy();
 std::shared_ptr<const Strategy> deployment_strategy();
 std::shared_ptr<const Strategy> replica_set_strategy();
 std::shared_ptr<const Strategy> lease_strategy();
+std::shared_ptr<const Strategy> resource_quota_strategy();
+std::shared_ptr<const Strategy> limit_range_strategy();
 
 // events.k8s.io/v1 Event <-> core/v1 Event (event_conversion.cc).
 std::shared_ptr<const Conversion> events_to_core_conversion();

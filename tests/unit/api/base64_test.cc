@@ -37,6 +37,9 @@ TEST(Base64Test, EncodesAndDecodesRfc4648Vectors) {
 TEST(Base64Test, RejectsMalformedInput) {
   const std::pair<std::string, std::string> bad[] = {
       {"Zg=", "illegal base64 data at input byte 3"},
+      {"Zm9v!", "illegal base64 data at input byte 4"},  // Go names the bad character
+      {"Zm9vY", "illegal base64 data at input byte 4"},  // ... or the incomplete quantum
+      {"Zm9vYm", "illegal base64 data at input byte 4"},
       {"Z!==", "illegal base64 data at input byte 1"},
       {"Zh==", "illegal base64 data at input byte 1"},  // non-zero trailing bits
   };

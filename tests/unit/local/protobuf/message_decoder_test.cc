@@ -355,13 +355,13 @@ TEST(MessageDecoderTest, FieldsV1MustBeJson) {
 
 constexpr std::string_view kTestDefinitions = R"(package test/v1 prefix=io.k8s.test.v1 short=test
 type Thing "A type with every remaining kind."
-  data    bytes        1 "Bytes, omitempty."
+  data    bytes        1 omitempty "Bytes, omitempty."
   blob    bytes        2 req "Bytes without omitempty."
-  ratio   double       3 "A float64."
-  ratios  []double     4 "Float64s."
+  ratio   double       3 omitempty "A float64."
+  ratios  []double     4 omitempty "Float64s."
   timeout Duration     5 "A metav1.Duration."
   ext     RawExtension 6 "A runtime.RawExtension."
-  counts  []int32      7 "Numbers."
+  counts  []int32      7 omitempty "Numbers."
 )";
 
 std::unique_ptr<Registry> test_registry() {
