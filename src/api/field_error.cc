@@ -6,32 +6,52 @@ namespace kcm::api {
 
 std::string_view cause_type(FieldErrorType type) {
   switch (type) {
-    case FieldErrorType::kNotFound: return "FieldValueNotFound";
-    case FieldErrorType::kRequired: return "FieldValueRequired";
-    case FieldErrorType::kDuplicate: return "FieldValueDuplicate";
-    case FieldErrorType::kInvalid: return "FieldValueInvalid";
-    case FieldErrorType::kNotSupported: return "FieldValueNotSupported";
-    case FieldErrorType::kForbidden: return "FieldValueForbidden";
-    case FieldErrorType::kTooLong: return "FieldValueTooLong";
-    case FieldErrorType::kTooMany: return "FieldValueTooMany";
-    case FieldErrorType::kInternal: return "InternalError";
-    case FieldErrorType::kTypeInvalid: return "FieldValueTypeInvalid";
+    case FieldErrorType::kNotFound:
+      return "FieldValueNotFound";
+    case FieldErrorType::kRequired:
+      return "FieldValueRequired";
+    case FieldErrorType::kDuplicate:
+      return "FieldValueDuplicate";
+    case FieldErrorType::kInvalid:
+      return "FieldValueInvalid";
+    case FieldErrorType::kNotSupported:
+      return "FieldValueNotSupported";
+    case FieldErrorType::kForbidden:
+      return "FieldValueForbidden";
+    case FieldErrorType::kTooLong:
+      return "FieldValueTooLong";
+    case FieldErrorType::kTooMany:
+      return "FieldValueTooMany";
+    case FieldErrorType::kInternal:
+      return "InternalError";
+    case FieldErrorType::kTypeInvalid:
+      return "FieldValueTypeInvalid";
   }
   return "FieldValueInvalid";
 }
 
 std::string_view describe(FieldErrorType type) {
   switch (type) {
-    case FieldErrorType::kNotFound: return "Not found";
-    case FieldErrorType::kRequired: return "Required value";
-    case FieldErrorType::kDuplicate: return "Duplicate value";
-    case FieldErrorType::kInvalid: return "Invalid value";
-    case FieldErrorType::kNotSupported: return "Unsupported value";
-    case FieldErrorType::kForbidden: return "Forbidden";
-    case FieldErrorType::kTooLong: return "Too long";
-    case FieldErrorType::kTooMany: return "Too many";
-    case FieldErrorType::kInternal: return "Internal error";
-    case FieldErrorType::kTypeInvalid: return "Invalid value";
+    case FieldErrorType::kNotFound:
+      return "Not found";
+    case FieldErrorType::kRequired:
+      return "Required value";
+    case FieldErrorType::kDuplicate:
+      return "Duplicate value";
+    case FieldErrorType::kInvalid:
+      return "Invalid value";
+    case FieldErrorType::kNotSupported:
+      return "Unsupported value";
+    case FieldErrorType::kForbidden:
+      return "Forbidden";
+    case FieldErrorType::kTooLong:
+      return "Too long";
+    case FieldErrorType::kTooMany:
+      return "Too many";
+    case FieldErrorType::kInternal:
+      return "Internal error";
+    case FieldErrorType::kTypeInvalid:
+      return "Invalid value";
   }
   return "Invalid value";
 }
@@ -40,11 +60,33 @@ std::string go_quote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           out += fmt::format("\\x{:02x}", c);
@@ -62,13 +104,20 @@ namespace {
 // Upstream prints simple values with %v and strings with %q.
 std::string format_bad_value(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::string: return go_quote(v.get_string());
-    case json::kind::null: return "null";
-    case json::kind::bool_: return v.get_bool() ? "true" : "false";
-    case json::kind::int64: return std::to_string(v.get_int64());
-    case json::kind::uint64: return std::to_string(v.get_uint64());
-    case json::kind::double_: return fmt::format("{}", v.get_double());
-    default: return json::serialize(v);
+    case json::kind::string:
+      return go_quote(v.get_string());
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return v.get_bool() ? "true" : "false";
+    case json::kind::int64:
+      return std::to_string(v.get_int64());
+    case json::kind::uint64:
+      return std::to_string(v.get_uint64());
+    case json::kind::double_:
+      return fmt::format("{}", v.get_double());
+    default:
+      return json::serialize(v);
   }
 }
 
@@ -84,7 +133,9 @@ std::string FieldError::body() const {
   return s;
 }
 
-std::string FieldError::message() const { return field + ": " + body(); }
+std::string FieldError::message() const {
+  return field + ": " + body();
+}
 
 FieldError required(std::string field, std::string detail) {
   return {FieldErrorType::kRequired, std::move(field), std::nullopt, std::move(detail)};
@@ -116,8 +167,7 @@ FieldError too_many(std::string field, std::int64_t actual, std::int64_t max) {
           fmt::format("must have at most {} items", max)};
 }
 FieldError type_invalid(std::string field, json::value bad_value, std::string detail) {
-  return {FieldErrorType::kTypeInvalid, std::move(field), std::move(bad_value),
-          std::move(detail)};
+  return {FieldErrorType::kTypeInvalid, std::move(field), std::move(bad_value), std::move(detail)};
 }
 
 std::string child(std::string_view parent, std::string_view name) {

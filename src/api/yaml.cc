@@ -159,9 +159,10 @@ std::string check_for_runaway(std::string_view text) {
     while (parser.HandleNextDocument(guard)) {
     }
   } catch (const RunawayGuard::Runaway& r) {
-    return fmt::format("error converting YAML to JSON: yaml: line {}: did not find expected node "
-                       "content",
-                       r.line);
+    return fmt::format(
+        "error converting YAML to JSON: yaml: line {}: did not find expected node "
+        "content",
+        r.line);
   } catch (const YAML::Exception&) {
     // A plain syntax error: LoadAll reports it with its position below.
   }

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "local/apiserver/api_server.h"
+#include "local/cluster/cluster.h"
 
 namespace kcm::local {
 
@@ -68,6 +69,24 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--unsafe-no-fsync", no_fsync,
                "Do not fsync writes (faster; a machine crash can lose acknowledged writes)");
+  std::string nodes = "3";
+  std::string pod_ready_delay = "1s";
+  std::string pod_terminate_delay = "1s";
+  // The last occurrence wins, so that wrappers can put defaults first.
+  app.add_option("--nodes", nodes,
+                 "Simulated nodes kcm-local-node-1..N with kubelets and a scheduler (0: the API "
+                 "server alone; at most 200)")
+      ->capture_default_str()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--pod-ready-delay", pod_ready_delay,
+                 "How long a scheduled pod runs before it reports Ready (Go duration)")
+      ->capture_default_str()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--pod-terminate-delay", pod_terminate_delay,
+                 "At most how long a deleted pod takes to stop (Go duration; its grace period "
+                 "also bounds it)")
+      ->capture_default_str()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -83,6 +102,25 @@ int main(int argc, char** argv) {
   if (!address) {
     std::fprintf(stderr, "kcm-local: %s\n", address.error().c_str());
     return 2;
+  }
+  cluster::ClusterOptions cluster_options;
+  {
+    auto n = cluster::parse_node_count(nodes);
+    auto ready = cluster::parse_delay("--pod-ready-delay", pod_ready_delay);
+    auto terminate = cluster::parse_delay("--pod-terminate-delay", pod_terminate_delay);
+    for (const std::string* error : {n ? nullptr : &n.error(), ready ? nullptr : &ready.error(),
+                                     terminate ? nullptr : &terminate.error()}) {
+      if (error != nullptr) {
+        std::fprintf(stderr, "kcm-local: %s\n", error->c_str());
+        return 2;
+      }
+    }
+    cluster_options.nodes = *n;
+    cluster_options.pod_ready_delay = *ready;
+    cluster_options.pod_terminate_delay = *terminate;
+    // The kubelets report the version the API server does.
+    cluster_options.kubelet_version =
+        version->git_version.substr(0, version->git_version.find('+'));
   }
 
   // Signals are taken synchronously by this thread; the server threads never see them.
@@ -109,6 +147,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "kcm-local: %s\n", server.error().c_str());
     return 1;
   }
+  std::unique_ptr<cluster::Cluster> simulated;
+  if (cluster_options.nodes > 0) {
+    auto started =
+        cluster::Cluster::start((*server)->rest(), (*server)->resources(), cluster_options);
+    if (!started) {
+      std::fprintf(stderr, "kcm-local: %s\n", started.error().c_str());
+      (*server)->stop();
+      return 1;
+    }
+    simulated = std::move(*started);
+  }
   const std::string kubeconfig = (*server)->kubeconfig().string();
   std::printf("kcm-local: serving on %s (data in %s)\n", (*server)->url().c_str(),
               data_dir.c_str());
@@ -120,6 +169,8 @@ int main(int argc, char** argv) {
   sigwait(&signals, &sig);
   std::printf("kcm-local: %s received, shutting down\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
   std::fflush(stdout);
+  // The cluster writes through the server's store: stop it first.
+  if (simulated) simulated->stop();
   (*server)->stop();
   server->reset();
   return 0;

@@ -44,6 +44,9 @@ void LocalCluster::start() {
   std::vector<std::string> argv = {
       kcm_local_binary(), "--data-dir",          data_dir_.string(), "--listen", listen,
       "--kube-version",   options_.kube_version, "--unsafe-no-fsync"};
+  // No simulated nodes unless a test asks (extra_args come later and win):
+  // most tests want pods to stay exactly as they wrote them.
+  argv.push_back("--nodes=0");
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   const std::size_t log_start = read_file(log_).size();
   process_ = Process(argv, log_);

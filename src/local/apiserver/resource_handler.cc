@@ -18,6 +18,7 @@
 #include "local/apiserver/await_result.h"
 #include "local/apiserver/body_codec.h"
 #include "local/apiserver/ids.h"
+#include "local/apiserver/pod_binding.h"
 #include "local/apiserver/stored_codec.h"
 #include "local/printers/printers.h"
 #include "local/protobuf/decode.h"
@@ -681,51 +682,16 @@ net::awaitable<void> ApiHandler::binding(Call& call) {
     co_await reply_error(call.ex, error);
     co_return;
   }
-  const json::object* target = api::find_object(body->get_object(), "target");
-  const std::string node =
-      target ? std::string(api::find_string(*target, "name").value_or("")) : "";
-  if (node.empty()) {
-    api::FieldErrors errs;
-    errs.push_back(api::required("target.name"));
-    const api::Status error = api::invalid(api::GroupKind{"", "Binding"}, call.info.name, errs);
-    co_await reply_error(call.ex, error);
-    co_return;
-  }
   auto options = write_options(call);
   if (!options) {
     co_await reply_error(call.ex, options.error());
     co_return;
   }
-  const std::string pod = call.info.name;
+  // The same path kcm-local's scheduler binds through (pod_binding.h).
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
-    rest_.update_with(
-        *call.resource, call.info.namespace_, pod, Subresource::kSystem,
-        [node, pod](const json::object& current) -> Result<json::object, api::Status> {
-          json::object next = current;
-          json::object& spec = api::ensure_object(next, "spec");
-          const std::string bound(api::find_string(spec, "nodeName").value_or(""));
-          if (!bound.empty()) {
-            return fail(api::conflict(
-                {"", "pods/binding"}, pod,
-                fmt::format("pod {} is already assigned to node {}", pod, api::go_quote(bound))));
-          }
-          spec["nodeName"] = node;
-          json::object& status = api::ensure_object(next, "status");
-          json::array conditions;
-          if (const json::array* c = api::find_array(status, "conditions")) conditions = *c;
-          conditions.push_back(json::object{{"type", "PodScheduled"},
-                                            {"status", "True"},
-                                            {"lastProbeTime", nullptr},
-                                            {"lastTransitionTime", rfc3339_now()}});
-          status["conditions"] = std::move(conditions);
-          return next;
-        },
-        *options, done);
+    create_pod_binding(rest_, *call.resource, call.info.namespace_, call.info.name,
+                       body->get_object(), *options, done);
   });
-  if (result) {
-    result->code = 201;
-    result->body = api::Status::success().to_json();
-  }
   co_await reply(call.ex, std::move(result));
 }
 

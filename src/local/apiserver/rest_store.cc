@@ -589,9 +589,12 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
   api::FieldErrors errs = validate_object_meta(info, obj);
   api::FieldErrors update_errs = validate_object_meta_update(obj, old);
   errs.insert(errs.end(), update_errs.begin(), update_errs.end());
-  api::FieldErrors kind_errs = ctx->sub == Subresource::kStatus
-                                   ? info.strategy->validate_status_update(obj, old)
-                                   : info.strategy->validate_update(obj, old);
+  // Server-internal writes (pod binding) skip the kind's update rules, as
+  // upstream's BindingREST writes storage directly.
+  api::FieldErrors kind_errs =
+      ctx->sub == Subresource::kStatus   ? info.strategy->validate_status_update(obj, old)
+      : ctx->sub == Subresource::kSystem ? api::FieldErrors{}
+                                         : info.strategy->validate_update(obj, old);
   errs.insert(errs.end(), kind_errs.begin(), kind_errs.end());
   if (!errs.empty()) {
     ctx->done(fail(api::invalid(info.gvk().group_kind(), ctx->name, errs)));

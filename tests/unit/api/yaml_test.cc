@@ -8,7 +8,9 @@
 namespace kcm::api {
 namespace {
 
-std::string to_text(const json::value& v) { return json::serialize(v); }
+std::string to_text(const json::value& v) {
+  return json::serialize(v);
+}
 
 TEST(YamlTest, ScalarsResolveAsTheCoreSchema) {
   struct Case {

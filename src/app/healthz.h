@@ -1,0 +1,85 @@
+// kcm's /healthz: the controller-manager's mutable healthz handler
+// (k8s.io/controller-manager/pkg/healthz MutableHealthzHandler over
+// k8s.io/apiserver/pkg/server/healthz). Checks are added after start (the
+// leader-election check first, the controllers' checks once leading), so the
+// set is swapped whole under a lock and requests run checks on a snapshot,
+// never blocking an add.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/result.h"
+
+namespace kcm::app {
+
+// A health check: success, or an error whose text only /healthz/<name> and
+// the log show (the aggregate answer withholds it).
+using HealthCheck = std::function<Result<void>()>;
+
+struct NamedHealthCheck {
+  std::string name;
+  HealthCheck check;
+};
+
+// A check that always passes (healthz.PingHealthz, or a controller's
+// NamedPingChecker when it supplies no real check).
+NamedHealthCheck ping_check(std::string name = "ping");
+
+// What an endpoint answers, before the server's own headers (Date,
+// Content-Length, Cache-Control).
+struct HealthResponse {
+  int status = 200;
+  // Go's net/http: handlers set text/plain explicitly or it is sniffed to the
+  // same value from "ok".
+  std::string content_type = "text/plain; charset=utf-8";
+  // X-Content-Type-Options: nosniff (set by http.Error and the root handler).
+  bool nosniff = false;
+  std::string body;
+};
+
+// Go's url.ParseQuery, as far as health endpoints read it: pairs split on
+// '&', key and value split on the first '=', '+' and %XX decoded; pairs with
+// ';' or a bad escape are dropped. Returns the values of `key` in order;
+// nullopt when the key is absent (`?verbose` alone yields {""}).
+std::optional<std::vector<std::string>> query_values(std::string_view raw_query,
+                                                     std::string_view key);
+
+class HealthzHandler {
+ public:
+  // `path` is the root ("/healthz"); its last segment names the aggregate
+  // ("healthz check passed"). With no checks at all, `ping` is installed.
+  explicit HealthzHandler(std::vector<NamedHealthCheck> checks = {}, std::string path = "/healthz");
+
+  // AddHealthChecker: appends in one swap. An empty or already-installed name
+  // is refused (upstream's mux would panic on the duplicate path), and then
+  // nothing is added. The implicit `ping` is dropped once real checks exist.
+  Result<void> add_checks(std::vector<NamedHealthCheck> checks);
+
+  // The installed checks' names, in order.
+  std::vector<std::string> check_names() const;
+
+  // The answer for `path` ("/healthz" or "/healthz/<name>") and its raw query
+  // (without '?'); nullopt when the path is not one of ours (404).
+  std::optional<HealthResponse> serve(std::string_view path, std::string_view raw_query) const;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  using CheckList = std::vector<NamedHealthCheck>;
+  std::shared_ptr<const CheckList> snapshot() const;
+  HealthResponse serve_root(const CheckList& checks, std::string_view raw_query) const;
+
+  const std::string path_;
+  const std::string name_;  // "healthz"
+  mutable std::mutex mu_;
+  CheckList added_;                          // what callers added
+  std::shared_ptr<const CheckList> checks_;  // installed: added_, or {ping}
+};
+
+}  // namespace kcm::app

@@ -1,0 +1,49 @@
+// What an informer tells its handlers (upstream ResourceEventHandler). Each
+// handler is called from its own thread, one notification at a time, in order.
+#pragma once
+
+#include <functional>
+
+#include "cache/cached_object.h"
+
+namespace kcm::cache {
+
+class ResourceEventHandler {
+ public:
+  virtual ~ResourceEventHandler() = default;
+  // `is_in_initial_list`: the object came with the initial list (or is
+  // replayed to a handler added after the informer started).
+  virtual void on_add(const ObjectPtr& obj, bool is_in_initial_list) = 0;
+  // Also for resyncs (old == new resourceVersion) when the handler's resync is due.
+  virtual void on_update(const ObjectPtr& old_obj, const ObjectPtr& new_obj) = 0;
+  // The object, or a DeletedFinalStateUnknown tombstone.
+  virtual void on_delete(const DeletedObject& obj) = 0;
+};
+
+// A handler from functions; unset ones do nothing (upstream ResourceEventHandlerFuncs).
+struct EventHandlerFuncs : ResourceEventHandler {
+  std::function<void(const ObjectPtr&, bool)> add;
+  std::function<void(const ObjectPtr&, const ObjectPtr&)> update;
+  std::function<void(const DeletedObject&)> remove;
+
+  void on_add(const ObjectPtr& obj, bool initial) override {
+    if (add) add(obj, initial);
+  }
+  void on_update(const ObjectPtr& o, const ObjectPtr& n) override {
+    if (update) update(o, n);
+  }
+  void on_delete(const DeletedObject& obj) override {
+    if (remove) remove(obj);
+  }
+};
+
+// The registration of a handler, returned by add_event_handler.
+class ResourceEventHandlerRegistration {
+ public:
+  virtual ~ResourceEventHandlerRegistration() = default;
+  // True once the informer synced and this handler has processed every
+  // initial-list notification it was sent.
+  virtual bool has_synced() const = 0;
+};
+
+}  // namespace kcm::cache

@@ -1,0 +1,66 @@
+// kcm-local's default-scheduler: watches pods and nodes, binds each
+// unscheduled pod (schedulerName default-scheduler, no scheduling gates)
+// through the pods/binding subresource to the best Ready node that fits
+// (fit.h), and records the verdict as upstream does: a Scheduled event, or
+// PodScheduled=False/Unschedulable with a FailedScheduling event. Pods that
+// fit nowhere are retried when nodes change or assigned pods go away, with
+// upstream's per-pod back-off (1s doubling to 10s) and a 5 minute flush.
+// Runs on the cluster's Loop thread only.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+
+#include "api/json.h"
+#include "local/cluster/api_access.h"
+#include "local/cluster/events.h"
+#include "local/cluster/fit.h"
+#include "local/cluster/loop.h"
+
+namespace kcm::local::cluster {
+
+class Scheduler {
+ public:
+  Scheduler(Loop& loop, ApiAccess& api, EventRecorder& events);
+
+  void on_pod(ApiAccess::EventType type, json::object pod);
+  void on_node(ApiAccess::EventType type, json::object node);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  struct Pending {
+    json::object pod;
+    std::string uid;
+    int attempts = 0;
+    Clock::time_point due;
+    Clock::time_point last_attempt;
+    bool unschedulable = false;  // waits for a cluster change (or the flush)
+    bool binding = false;        // a binding is in flight
+  };
+  struct Assigned {
+    std::string node;
+    std::string uid;
+    PodFacts facts;
+  };
+
+  void cluster_changed();
+  void arm();
+  void run();
+  void schedule_one(const std::string& key, Pending& p, std::vector<NodeFacts>& nodes);
+  void bind(const std::string& key, Pending& p, const std::string& node);
+  void unschedulable(Pending& p, const std::string& message);
+  std::vector<NodeFacts> node_facts() const;
+
+  Loop& loop_;
+  ApiAccess& api_;
+  EventRecorder& events_;
+  std::map<std::string, json::object> nodes_;  // by name
+  std::map<std::string, Pending> pending_;     // by namespace/name
+  std::map<std::string, Assigned> assigned_;   // bound (or being bound) pods, by namespace/name
+  Loop::Timer timer_;
+  Clock::time_point timer_due_ = Clock::time_point::max();
+};
+
+}  // namespace kcm::local::cluster

@@ -1,0 +1,31 @@
+// Helpers shared by the cache tests.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "cache/cached_object.h"
+#include "fake_api_server.h"
+
+namespace kcm::cache::testing {
+
+// Polls `pred` every millisecond for up to `timeout`.
+inline bool eventually(const std::function<bool()>& pred,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return pred();
+}
+
+inline ObjectPtr cached(const std::string& ns, const std::string& name, const std::string& rv = "1",
+                        const std::map<std::string, std::string>& labels = {}) {
+  json::value v = make_object(ns, name, labels);
+  v.as_object()["metadata"].as_object()["resourceVersion"] = rv;
+  return CachedObject::from_json(v).value();
+}
+
+}  // namespace kcm::cache::testing

@@ -1,0 +1,235 @@
+// The simulated cluster end to end on an in-memory store: nodes register,
+// pods are bound through pods/binding, run, turn Ready, crash, terminate.
+#include "local/cluster/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <thread>
+
+#include "local/apiserver/rest_store.h"
+
+namespace kcm::local::cluster {
+namespace {
+
+namespace json = boost::json;
+using apiserver::WriteResult;
+using namespace std::chrono_literals;
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  ClusterTest() : table_(registry::builtin_resources()), rest_(store_, table_) {
+    for (const char* ns : {"default", "kube-node-lease"}) {
+      EXPECT_TRUE(create("namespaces", "",
+                         json::object{{"apiVersion", "v1"},
+                                      {"kind", "Namespace"},
+                                      {"metadata", json::object{{"name", ns}}}}));
+    }
+  }
+  ~ClusterTest() override {
+    if (cluster_) cluster_->stop();
+  }
+
+  void start(int nodes) {
+    ClusterOptions options;
+    options.nodes = nodes;
+    options.pod_ready_delay = 200ms;
+    options.pod_terminate_delay = 100ms;
+    auto c = Cluster::start(rest_, table_, options);
+    ASSERT_TRUE(c) << c.error();
+    cluster_ = std::move(*c);
+  }
+
+  const registry::ResourceInfo& info(std::string_view group, std::string_view plural) {
+    return *table_.find(group, "v1", plural);
+  }
+
+  Result<WriteResult, api::Status> create(std::string_view plural, std::string_view ns,
+                                          json::object obj) {
+    Result<WriteResult, api::Status> out = fail(api::internal_error("no callback"));
+    rest_.create(info("", plural), ns, std::move(obj), {}, [&](auto r) { out = std::move(r); });
+    return out;
+  }
+
+  std::optional<json::object> get(std::string_view group, std::string_view plural,
+                                  std::string_view ns, std::string_view name) {
+    auto r = rest_.get(info(group, plural), ns, name);
+    if (!r || !*r) return std::nullopt;
+    return json::parse((*r)->json).as_object();
+  }
+
+  std::vector<json::object> list(std::string_view group, std::string_view plural) {
+    std::vector<json::object> out;
+    auto r = rest_.list(info(group, plural), {});
+    if (!r) return out;
+    for (const auto& item : r->items)
+      out.push_back(json::parse(item->json).as_object());
+    return out;
+  }
+
+  static bool eventually(const std::function<bool()>& f, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (f()) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return f();
+  }
+
+  static std::string condition(const json::object& pod, std::string_view type,
+                               std::string_view field = "status") {
+    const json::object* status = api::find_object(pod, "status");
+    const json::array* cs = status ? api::find_array(*status, "conditions") : nullptr;
+    if (cs == nullptr) return "";
+    for (const auto& c : *cs) {
+      if (c.as_object().at("type") == json::value(type)) {
+        return std::string(api::find_string(c.as_object(), field).value_or(""));
+      }
+    }
+    return "";
+  }
+
+  static json::object pod(std::string name, std::string extra_spec = "",
+                          std::string annotations = "{}") {
+    return json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                       R"(","annotations":)" + annotations +
+                       R"(},"spec":{"containers":[{"name":"web","image":"nginx"}])" + extra_spec +
+                       "}}")
+        .as_object();
+  }
+
+  storage::Store store_;
+  registry::ResourceTable table_;
+  apiserver::RestStore rest_;
+  std::unique_ptr<Cluster> cluster_;
+};
+
+TEST_F(ClusterTest, RegistersReadyNodesWithLeases) {
+  start(3);
+  const auto nodes = list("", "nodes");
+  ASSERT_EQ(nodes.size(), 3u);
+  for (const auto& n : nodes) {
+    EXPECT_EQ(condition(n, "Ready"), "True");
+    const std::string name(n.at("metadata").at("name").as_string());
+    auto lease = get("coordination.k8s.io", "leases", "kube-node-lease", name);
+    ASSERT_TRUE(lease) << name;
+    EXPECT_EQ(lease->at("metadata").at("ownerReferences").as_array()[0].at("uid"),
+              n.at("metadata").at("uid"));
+  }
+}
+
+TEST_F(ClusterTest, RestartKeepsExistingNodes) {
+  start(2);
+  const std::string uid(
+      get("", "nodes", "", "kcm-local-node-1")->at("metadata").at("uid").as_string());
+  cluster_->stop();
+  cluster_.reset();
+  start(2);
+  EXPECT_EQ(get("", "nodes", "", "kcm-local-node-1")->at("metadata").at("uid"), uid.c_str());
+}
+
+TEST_F(ClusterTest, PodIsBoundRunsAndTurnsReady) {
+  start(2);
+  ASSERT_TRUE(create("pods", "default", pod("web-1")));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "web-1");
+    return p && condition(*p, "Ready") == "True";
+  }));
+  const json::object p = *get("", "pods", "default", "web-1");
+  const std::string node(p.at("spec").at("nodeName").as_string());
+  EXPECT_TRUE(node.starts_with("kcm-local-node-"));
+  EXPECT_EQ(p.at("status").at("phase"), "Running");
+  EXPECT_EQ(condition(p, "PodScheduled"), "True");
+  EXPECT_TRUE(p.at("status").at("podIP").as_string().starts_with("10.244."));
+  // The scheduler's event (written as events.k8s.io/v1; listed here in core/v1 form).
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& e : list("", "events")) {
+      if (e.at("reason") == "Scheduled" &&
+          e.at("message") == json::value("Successfully assigned default/web-1 to " + node)) {
+        return e.at("reportingComponent") == "default-scheduler";
+      }
+    }
+    return false;
+  })) <<
+      [&] {
+        std::string all;
+        for (const auto& e : list("", "events"))
+          all += api::to_json_string(e) + "\n";
+        return all;
+      }();
+}
+
+TEST_F(ClusterTest, UnschedulablePodGetsTheConditionAndEvent) {
+  start(3);
+  ASSERT_TRUE(create("pods", "default", pod("nowhere", R"(,"nodeSelector":{"disk":"none"})")));
+  const std::string want =
+      "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: "
+      "0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "nowhere");
+    return p && condition(*p, "PodScheduled", "message") == want;
+  }));
+  const json::object p = *get("", "pods", "default", "nowhere");
+  EXPECT_EQ(condition(p, "PodScheduled"), "False");
+  EXPECT_EQ(condition(p, "PodScheduled", "reason"), "Unschedulable");
+  EXPECT_FALSE(p.at("spec").as_object().contains("nodeName"));
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& e : list("", "events")) {
+      if (e.at("reason") == "FailedScheduling" && e.at("message") == json::value(want)) return true;
+    }
+    return false;
+  }));
+  // A node that matches turns up: the pod is scheduled there.
+  ASSERT_TRUE(create("nodes", "",
+                     json::parse(R"({"apiVersion":"v1","kind":"Node",
+      "metadata":{"name":"extra","labels":{"disk":"none"}},
+      "status":{"conditions":[{"type":"Ready","status":"True"}],
+                "allocatable":{"cpu":"1","memory":"1Gi","pods":"10"}}})")
+                         .as_object()));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "nowhere");
+    return p && p->at("spec").as_object().contains("nodeName");
+  }));
+  EXPECT_EQ(get("", "pods", "default", "nowhere")->at("spec").at("nodeName"), "extra");
+}
+
+TEST_F(ClusterTest, NeverReadyAndCrashingPods) {
+  start(1);
+  ASSERT_TRUE(
+      create("pods", "default", pod("never", "", R"({"local.kcm.dev/never-ready":"true"})")));
+  ASSERT_TRUE(create(
+      "pods", "default",
+      pod("crash", "", R"({"local.kcm.dev/crash":"true","local.kcm.dev/crash-backoff":"50ms"})")));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "crash");
+    if (!p) return false;
+    const json::object* status = api::find_object(*p, "status");
+    const json::array* cs = status ? api::find_array(*status, "containerStatuses") : nullptr;
+    if (cs == nullptr || cs->empty()) return false;
+    const json::value c = (*cs)[0];
+    const json::value* restarts = api::find_path(c, {"restartCount"});
+    const json::value* exit_code = api::find_path(c, {"lastState", "terminated", "exitCode"});
+    return restarts && exit_code && restarts->as_int64() >= 3 && *exit_code == 1;
+  }));
+  const json::object never = *get("", "pods", "default", "never");
+  EXPECT_EQ(never.at("status").at("phase"), "Running");
+  EXPECT_EQ(condition(never, "Ready"), "False");
+  EXPECT_EQ(condition(never, "Ready", "reason"), "ContainersNotReady");
+}
+
+TEST_F(ClusterTest, DeletedPodTerminatesAndIsRemoved) {
+  start(1);
+  ASSERT_TRUE(create("pods", "default", pod("gone")));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "gone");
+    return p && condition(*p, "Ready") == "True";
+  }));
+  Result<WriteResult, api::Status> removed = fail(api::internal_error("no callback"));
+  rest_.remove(info("", "pods"), "default", "gone", {}, [&](auto r) { removed = std::move(r); });
+  ASSERT_TRUE(removed);
+  EXPECT_EQ(removed->code, 202);  // graceful: the kubelet finishes it
+  ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "gone"); }));
+}
+
+}  // namespace
+}  // namespace kcm::local::cluster
