@@ -12,11 +12,16 @@ std::string quote_char(unsigned char c) {
   if (c == '\'') return "'\\''";
   if (c == '"') return "'\"'";
   switch (c) {
-    case '\n': return "'\\n'";
-    case '\r': return "'\\r'";
-    case '\t': return "'\\t'";
-    case '\\': return "'\\\\'";
-    default: break;
+    case '\n':
+      return "'\\n'";
+    case '\r':
+      return "'\\r'";
+    case '\t':
+      return "'\\t'";
+    case '\\':
+      return "'\\\\'";
+    default:
+      break;
   }
   if (c < 0x20 || c == 0x7f) return fmt::format("'\\x{:02x}'", c);
   if (c >= 0x80) return "'\\ufffd'";  // an invalid UTF-8 start, as Go decodes it
@@ -44,7 +49,8 @@ class Scanner {
   }
   bool at_end() const { return i_ >= s_.size(); }
   void skip_space() {
-    while (!at_end() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+    while (!at_end() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
   }
   static constexpr const char* kEnd = "unexpected end of JSON input";
 
@@ -55,12 +61,24 @@ class Scanner {
     const unsigned char c = s_[i_];
     std::string e;
     switch (c) {
-      case '{': e = object(); break;
-      case '[': e = array(); break;
-      case '"': e = string(); break;
-      case 't': e = literal("true"); break;
-      case 'f': e = literal("false"); break;
-      case 'n': e = literal("null"); break;
+      case '{':
+        e = object();
+        break;
+      case '[':
+        e = array();
+        break;
+      case '"':
+        e = string();
+        break;
+      case 't':
+        e = literal("true");
+        break;
+      case 'f':
+        e = literal("false");
+        break;
+      case 'n':
+        e = literal("null");
+        break;
       default:
         if (c == '-' || (c >= '0' && c <= '9')) {
           e = number();
@@ -91,7 +109,8 @@ class Scanner {
     if (s_[i_] == '0') {
       ++i_;
     } else {
-      while (!at_end() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+      while (!at_end() && s_[i_] >= '0' && s_[i_] <= '9')
+        ++i_;
     }
     if (!at_end() && s_[i_] == '.') {
       ++i_;
@@ -99,7 +118,8 @@ class Scanner {
       if (!(s_[i_] >= '0' && s_[i_] <= '9')) {
         return invalid(s_[i_], "after decimal point in numeric literal");
       }
-      while (!at_end() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+      while (!at_end() && s_[i_] >= '0' && s_[i_] <= '9')
+        ++i_;
     }
     if (!at_end() && (s_[i_] == 'e' || s_[i_] == 'E')) {
       ++i_;
@@ -108,7 +128,8 @@ class Scanner {
       if (!(s_[i_] >= '0' && s_[i_] <= '9')) {
         return invalid(s_[i_], "in exponent of numeric literal");
       }
-      while (!at_end() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+      while (!at_end() && s_[i_] >= '0' && s_[i_] <= '9')
+        ++i_;
     }
     return {};
   }
@@ -210,6 +231,8 @@ class Scanner {
 
 }  // namespace
 
-std::string go_json_syntax_error(std::string_view text) { return Scanner(text).run(); }
+std::string go_json_syntax_error(std::string_view text) {
+  return Scanner(text).run();
+}
 
 }  // namespace kcm::api

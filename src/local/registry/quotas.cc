@@ -22,6 +22,8 @@ class ResourceQuotaStrategy final : public Strategy {
 std::shared_ptr<const Strategy> resource_quota_strategy() {
   return std::make_shared<ResourceQuotaStrategy>();
 }
-std::shared_ptr<const Strategy> limit_range_strategy() { return std::make_shared<Strategy>(); }
+std::shared_ptr<const Strategy> limit_range_strategy() {
+  return std::make_shared<Strategy>();
+}
 
 }  // namespace kcm::local::registry

@@ -84,8 +84,8 @@ TEST(Canonical, NullsAndOmitEmptyZeros) {
       {"empty strings and lists", "core/v1", "Container",
        R"({"name":"a","image":"","args":[],"env":[],"workingDir":""})",
        R"({"name":"a","resources":{}})"},
-      {"zero scalars, including paused: false (a bool, not a pointer)", "apps/v1",
-       "DeploymentSpec", R"({"minReadySeconds":0,"paused":false,"template":{}})",
+      {"zero scalars, including paused: false (a bool, not a pointer)", "apps/v1", "DeploymentSpec",
+       R"({"minReadySeconds":0,"paused":false,"template":{}})",
        R"({"selector":null,"template":{"metadata":{"creationTimestamp":null},)"
        R"("spec":{"containers":null}},"strategy":{}})"},
       {"non-zero scalars stay", "apps/v1", "DeploymentStatus",
@@ -134,8 +134,7 @@ TEST(Canonical, FieldsWithoutOmitEmptyAlwaysPrint) {
        R"("image":"","imageID":""})"},
       {"nil list prints null, empty list stays", "core/v1", "PodSpec", R"({})",
        R"({"containers":null})"},
-      {"empty list", "core/v1", "ProjectedVolumeSource", R"({"sources":[]})",
-       R"({"sources":[]})"},
+      {"empty list", "core/v1", "ProjectedVolumeSource", R"({"sources":[]})", R"({"sources":[]})"},
       {"a MicroTime is a struct: omitempty does not apply", "core/v1", "EventSeries", R"({})",
        R"({"lastObservedTime":null})"},
       {"DaemonEndpoint keeps its upper-case name", "core/v1", "NodeDaemonEndpoints", R"({})",
@@ -156,8 +155,8 @@ TEST(Canonical, StructsAlwaysPrint) {
        R"({"metadata":{"creationTimestamp":null,"labels":{"app":"web"}},"spec":{"containers":[]}})"},
       {"ResourceRequirements is a struct", "core/v1", "Container", R"({"name":"c"})",
        R"({"name":"c","resources":{}})"},
-      {"zero Quantity prints 0", "core/v1", "ResourceFieldSelector",
-       R"({"resource":"limits.cpu"})", R"({"resource":"limits.cpu","divisor":"0"})"},
+      {"zero Quantity prints 0", "core/v1", "ResourceFieldSelector", R"({"resource":"limits.cpu"})",
+       R"({"resource":"limits.cpu","divisor":"0"})"},
       {"zero IntOrString prints 0", "core/v1", "TCPSocketAction", R"({"port":null})",
        R"({"port":0})"},
       {"core/v1 Event", "core/v1", "Event",
@@ -185,14 +184,15 @@ TEST(Canonical, OrderIsGoDeclarationOrder) {
       {"inline then own fields", "core/v1", "Volume", R"({"configMap":{"name":"c"},"name":"v"})",
        R"({"name":"v","configMap":{"name":"c"}})"},
       {"map keys sorted by bytes", "meta/v1", "LabelSelector",
-       R"({"matchLabels":{"b":"1","a":"","B":"2"}})", R"({"matchLabels":{"B":"2","a":"","b":"1"}})"},
+       R"({"matchLabels":{"b":"1","a":"","B":"2"}})",
+       R"({"matchLabels":{"B":"2","a":"","b":"1"}})"},
   });
 }
 
 TEST(Canonical, MapsAndListElements) {
   run({
-      {"empty string values are kept", "meta/v1", "ObjectMeta",
-       R"({"annotations":{"note":""}})", R"({"creationTimestamp":null,"annotations":{"note":""}})"},
+      {"empty string values are kept", "meta/v1", "ObjectMeta", R"({"annotations":{"note":""}})",
+       R"({"creationTimestamp":null,"annotations":{"note":""}})"},
       {"null map values are the element zero", "core/v1", "ResourceRequirements",
        R"({"limits":{"memory":null,"cpu":"0.5"},"requests":{}})",
        R"({"limits":{"cpu":"500m","memory":"0"}})"},
@@ -221,8 +221,8 @@ TEST(Canonical, WellKnownTypesAsTheyEncode) {
       {"MicroTime in UTC with six digits", "coordination.k8s.io/v1", "LeaseSpec",
        R"({"renewTime":"2026-11-30T10:00:00.123456+01:00","holderIdentity":""})",
        R"({"holderIdentity":"","renewTime":"2026-11-30T09:00:00.123456Z"})"},
-      {"IntOrString keeps its form", "core/v1", "HTTPGetAction",
-       R"({"port":"http","path":"/"})", R"({"path":"/","port":"http"})"},
+      {"IntOrString keeps its form", "core/v1", "HTTPGetAction", R"({"port":"http","path":"/"})",
+       R"({"path":"/","port":"http"})"},
       {"FieldsV1 is raw JSON, order and nulls kept", "meta/v1", "ManagedFieldsEntry",
        R"({"fieldsV1":{"f:spec":{"f:b":null,".":{},"f:a":{}}},"manager":"m","fieldsType":"FieldsV1"})",
        R"({"manager":"m","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:b":null,".":{},"f:a":{}}}})"},
@@ -235,8 +235,7 @@ TEST(Canonical, WrongTypesAreLeftAlone) {
   // The decoder refuses these bodies first; canonicalize must not crash or
   // lose them either.
   run({
-      {"string for a list", "core/v1", "PodSpec", R"({"containers":"x"})",
-       R"({"containers":"x"})"},
+      {"string for a list", "core/v1", "PodSpec", R"({"containers":"x"})", R"({"containers":"x"})"},
       {"string for an int", "apps/v1", "DeploymentSpec", R"({"replicas":"3","selector":null})",
        R"({"replicas":"3","selector":null,"template":{"metadata":{"creationTimestamp":null},)"
        R"("spec":{"containers":null}},"strategy":{}})"},
@@ -362,11 +361,12 @@ TEST(Canonical, TypicalPod) {
   EXPECT_EQ(out, want) << to_json_string(out);
 
   // ...in Go's order.
-  EXPECT_EQ(keys(out), (std::vector<std::string>{"kind", "apiVersion", "metadata", "spec", "status"}));
-  EXPECT_EQ(keys(out.at("metadata")),
-            (std::vector<std::string>{"name", "generateName", "namespace", "uid", "resourceVersion",
-                                      "creationTimestamp", "labels", "annotations",
-                                      "ownerReferences"}));
+  EXPECT_EQ(keys(out),
+            (std::vector<std::string>{"kind", "apiVersion", "metadata", "spec", "status"}));
+  EXPECT_EQ(
+      keys(out.at("metadata")),
+      (std::vector<std::string>{"name", "generateName", "namespace", "uid", "resourceVersion",
+                                "creationTimestamp", "labels", "annotations", "ownerReferences"}));
   EXPECT_EQ(keys(out.at("metadata").at("annotations")),
             (std::vector<std::string>{"kubectl.kubernetes.io/restartedAt", "prometheus.io/port",
                                       "prometheus.io/scrape"}));
