@@ -25,9 +25,13 @@ std::optional<json::value> parse_json(std::string_view text, std::string* error)
   return parser.release();
 }
 
-std::string to_json_string(const json::value& v) { return json::serialize(v); }
+std::string to_json_string(const json::value& v) {
+  return json::serialize(v);
+}
 
-const json::value* find(const json::object& o, std::string_view key) { return o.if_contains(key); }
+const json::value* find(const json::object& o, std::string_view key) {
+  return o.if_contains(key);
+}
 
 const json::value* find_path(const json::value& v, std::initializer_list<std::string_view> path) {
   const json::value* cur = &v;
@@ -83,6 +87,27 @@ std::string_view as_string_view(const json::value* v) {
   if (v == nullptr || !v->is_string()) return {};
   const json::string& s = v->get_string();
   return std::string_view(s.data(), s.size());
+}
+
+std::string_view json_type_name(const json::value& v) {
+  return v.is_bool() ? "boolean" : go_json_type_name(v);
+}
+
+std::string_view go_json_type_name(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return "bool";
+    case json::kind::string:
+      return "string";
+    case json::kind::array:
+      return "array";
+    case json::kind::object:
+      return "object";
+    default:
+      return "number";
+  }
 }
 
 }  // namespace kcm::api

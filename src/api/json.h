@@ -20,6 +20,13 @@ std::optional<json::value> parse_json(std::string_view text, std::string* error)
 // Compact serialization (no whitespace), as the API server and kubectl emit.
 std::string to_json_string(const json::value& v);
 
+// The name of a JSON value's type in kcm's "expected X, got Y" messages:
+// "object", "array", "string", "boolean", "null" or "number".
+std::string_view json_type_name(const json::value& v);
+// The same in encoding/json's words ("bool" for booleans), as in
+// "json: cannot unmarshal bool into Go value of type string".
+std::string_view go_json_type_name(const json::value& v);
+
 // Field accessors that tolerate absent members and wrong types (nullptr / nullopt).
 const json::value* find(const json::object& o, std::string_view key);
 const json::value* find_path(const json::value& v, std::initializer_list<std::string_view> path);

@@ -8,24 +8,6 @@ namespace kcm::api {
 
 namespace {
 
-// encoding/json's name for the kind of a JSON value in type errors.
-std::string_view json_kind_name(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::string:
-      return "string";
-    case json::kind::bool_:
-      return "bool";
-    case json::kind::array:
-      return "array";
-    case json::kind::object:
-      return "object";
-    case json::kind::null:
-      return "null";
-    default:
-      return "number";
-  }
-}
-
 // Builds Go's UnmarshalTypeError text for a member inside the LabelSelector.
 class TypeErrors {
  public:
@@ -40,17 +22,17 @@ class TypeErrors {
       full += '.';
     }
     full += rel;
-    return "json: cannot unmarshal " + std::string(json_kind_name(v)) + " into Go struct field " +
-           full + " of type " + std::string(go_type);
+    return "json: cannot unmarshal " + std::string(go_json_type_name(v)) +
+           " into Go struct field " + full + " of type " + std::string(go_type);
   }
 
   std::string top(const json::value& v) const {
     if (path_.empty()) {
-      return "json: cannot unmarshal " + std::string(json_kind_name(v)) +
+      return "json: cannot unmarshal " + std::string(go_json_type_name(v)) +
              " into Go value of type v1.LabelSelector";
     }
-    return "json: cannot unmarshal " + std::string(json_kind_name(v)) + " into Go struct field " +
-           std::string(path_) + " of type v1.LabelSelector";
+    return "json: cannot unmarshal " + std::string(go_json_type_name(v)) +
+           " into Go struct field " + std::string(path_) + " of type v1.LabelSelector";
   }
 
  private:

@@ -6,23 +6,6 @@ namespace kcm::api {
 
 namespace {
 
-std::string_view kind_name(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::object:
-      return "object";
-    case json::kind::array:
-      return "array";
-    case json::kind::string:
-      return "string";
-    case json::kind::bool_:
-      return "boolean";
-    case json::kind::null:
-      return "null";
-    default:
-      return "number";
-  }
-}
-
 std::string_view view(const json::string& s) {
   return {s.data(), s.size()};
 }
@@ -77,11 +60,11 @@ void set_meta_member(json::object& meta, std::string_view key, json::value v) {
 
 Result<Object> Object::from_json(json::value v) {
   json::object* o = v.if_object();
-  if (o == nullptr) return fail(fmt::format("expected object, got {}", kind_name(v)));
+  if (o == nullptr) return fail(fmt::format("expected object, got {}", json_type_name(v)));
   for (std::string_view k : {"kind", "apiVersion"}) {
     const json::value* m = o->if_contains(k);
     if (m != nullptr && !m->is_string() && !m->is_null()) {
-      return fail(fmt::format("{}: expected string, got {}", k, kind_name(*m)));
+      return fail(fmt::format("{}: expected string, got {}", k, json_type_name(*m)));
     }
   }
   if (const json::value* m = o->if_contains("metadata"); m != nullptr && !m->is_null()) {

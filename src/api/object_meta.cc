@@ -12,26 +12,9 @@ namespace {
 
 using Check = Result<void>;
 
-std::string_view kind_name(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::object:
-      return "object";
-    case json::kind::array:
-      return "array";
-    case json::kind::string:
-      return "string";
-    case json::kind::bool_:
-      return "boolean";
-    case json::kind::null:
-      return "null";
-    default:
-      return "number";
-  }
-}
-
 std::string type_error(std::string_view path, std::string_view want, const json::value& v) {
-  if (path.empty()) return fmt::format("expected {}, got {}", want, kind_name(v));
-  return fmt::format("{}: expected {}, got {}", path, want, kind_name(v));
+  if (path.empty()) return fmt::format("expected {}, got {}", want, json_type_name(v));
+  return fmt::format("{}: expected {}, got {}", path, want, json_type_name(v));
 }
 
 json::value str_value(std::string_view s) {

@@ -22,28 +22,8 @@ constexpr std::string_view kEmptyConfigMessage =
     "no configuration has been provided, try setting KUBERNETES_MASTER environment variable";
 constexpr std::string_view kEmptyClusterMessage = "cluster has no server defined";
 
-std::string_view kind_name(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null:
-      return "null";
-    case json::kind::bool_:
-      return "boolean";
-    case json::kind::int64:
-    case json::kind::uint64:
-    case json::kind::double_:
-      return "number";
-    case json::kind::string:
-      return "string";
-    case json::kind::array:
-      return "array";
-    case json::kind::object:
-      return "object";
-  }
-  return "value";
-}
-
 std::string type_error(const std::string& path, std::string_view want, const json::value& got) {
-  return fmt::format("{}: expected {}, got {}", path, want, kind_name(got));
+  return fmt::format("{}: expected {}, got {}", path, want, api::json_type_name(got));
 }
 
 // Field readers over one JSON object. A null or absent member leaves the
@@ -515,7 +495,7 @@ Result<Kubeconfig> parse_kubeconfig(std::string_view text) {
   if (!doc) return fail(doc.error());
   if (doc->is_null()) return config;
   if (!doc->is_object()) {
-    return fail(fmt::format("expected a kubeconfig object, got {}", kind_name(*doc)));
+    return fail(fmt::format("expected a kubeconfig object, got {}", api::json_type_name(*doc)));
   }
   const Fields root(doc->get_object(), "");
   std::string api_version;

@@ -29,27 +29,6 @@ Unexpected<JsonPatchError> decode_error(std::string message) {
   return fail(JsonPatchError{JsonPatchErrorKind::kBadRequest, std::move(message)});
 }
 
-// The JSON type names Go's decoder prints in "cannot unmarshal X into ...".
-std::string_view go_json_type(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null:
-      return "null";
-    case json::kind::bool_:
-      return "bool";
-    case json::kind::int64:
-    case json::kind::uint64:
-    case json::kind::double_:
-      return "number";
-    case json::kind::string:
-      return "string";
-    case json::kind::array:
-      return "array";
-    case json::kind::object:
-      return "object";
-  }
-  return "value";
-}
-
 // strconv.Atoi: optional sign, decimal digits, 64-bit range. Leading zeros are fine.
 Result<std::int64_t> go_atoi(std::string_view s) {
   const auto error = [s](std::string_view what) {
@@ -287,8 +266,8 @@ Result<std::string> string_field(const json::object& op, std::string_view name,
   const json::value* v = op.if_contains(name);
   if (v == nullptr || v->is_null()) return fail(fmt::format("{}: {}", missing, kErrMissing));
   if (!v->is_string()) {
-    return fail(
-        fmt::format("json: cannot unmarshal {} into Go value of type string", go_json_type(*v)));
+    return fail(fmt::format("json: cannot unmarshal {} into Go value of type string",
+                            go_json_type_name(*v)));
   }
   return std::string(v->get_string());
 }
@@ -494,13 +473,15 @@ Result<JsonPatch, JsonPatchError> JsonPatch::from_json(const json::value& patch)
   if (patch.is_null()) return JsonPatch(json::array());
   const json::array* ops = patch.if_array();
   if (ops == nullptr) {
-    return decode_error(fmt::format(
-        "json: cannot unmarshal {} into Go value of type jsonpatch.Patch", go_json_type(patch)));
+    return decode_error(
+        fmt::format("json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+                    go_json_type_name(patch)));
   }
   for (const json::value& op : *ops) {
     if (!op.is_object() && !op.is_null()) {
-      return decode_error(fmt::format(
-          "json: cannot unmarshal {} into Go value of type jsonpatch.Operation", go_json_type(op)));
+      return decode_error(
+          fmt::format("json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
+                      go_json_type_name(op)));
     }
   }
   return JsonPatch(*ops);
@@ -514,7 +495,7 @@ Result<json::value, JsonPatchError> JsonPatch::apply(const json::value& target,
   if (!target.is_object() && !target.is_array()) {
     return cannot_apply(
         fmt::format("json: cannot unmarshal {} into Go value of type jsonpatch.partialDoc",
-                    go_json_type(target)));
+                    go_json_type_name(target)));
   }
   static const json::object kNoFields;
   json::value doc = target;
