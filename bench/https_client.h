@@ -24,7 +24,7 @@ namespace http = boost::beast::http;
 struct ServerEndpoint {
   std::string host = "127.0.0.1";
   unsigned short port = 0;
-  std::string token;  // sent as "Authorization: Bearer <token>"
+  std::string token;  // sent as "Authorization: Bearer <token>" (none when empty)
 };
 
 struct HttpResponse {
@@ -34,6 +34,10 @@ struct HttpResponse {
 
 // A client TLS context that trusts exactly `ca_pem` and verifies the peer.
 Result<std::shared_ptr<net::ssl::context>> make_client_tls(const std::string& ca_pem);
+
+// A client TLS context that accepts any server certificate (curl -k): for
+// reading the /metrics of a server with a self-signed certificate, such as kcm's.
+std::shared_ptr<net::ssl::context> make_insecure_client_tls();
 
 class HttpsConnection {
  public:

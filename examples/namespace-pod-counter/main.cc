@@ -8,11 +8,8 @@
 //
 //   namespace-pod-counter --kubeconfig ~/.kcm-local/kubeconfig
 //   kubectl get namespaces --show-labels
-#include <pthread.h>
-
 #include <CLI/CLI.hpp>
 #include <condition_variable>
-#include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -37,6 +34,7 @@
 #include "log/log.h"
 #include "record/event_broadcaster.h"
 #include "record/event_sink_client.h"
+#include "signals/shutdown_signals.h"
 #include "workqueue/rate_limiters.h"
 #include "workqueue/rate_limiting_queue.h"
 
@@ -174,37 +172,6 @@ class NamespacePodCounter {
   std::vector<cache::InformerSynced> synced_;
 };
 
-// SIGINT or SIGTERM requests stop (upstream's SetupSignalHandler); a second
-// one exits at once. Construct it before any other thread starts: the signals
-// are blocked in every thread and taken only by sigtimedwait here.
-class ShutdownSignals {
- public:
-  ShutdownSignals() {
-    sigemptyset(&signals_);
-    sigaddset(&signals_, SIGINT);
-    sigaddset(&signals_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
-    thread_ = std::jthread([this](std::stop_token done) {
-      const timespec tick{0, 200'000'000};
-      while (!done.stop_requested()) {
-        const int sig = sigtimedwait(&signals_, nullptr, &tick);
-        if (sig < 0) continue;
-        if (stop_.stop_requested()) std::_Exit(1);
-        log::info("Received signal, shutting down",
-                  {{"signal", sig == SIGINT ? "SIGINT" : "SIGTERM"}});
-        stop_.request_stop();
-      }
-    });
-  }
-  std::stop_token token() const { return stop_.get_token(); }
-  bool requested() const { return stop_.stop_requested(); }
-
- private:
-  sigset_t signals_;
-  std::stop_source stop_;
-  std::jthread thread_;  // last: stopped and joined first
-};
-
 int run(int argc, char** argv) {
   std::string kubeconfig;
   std::string master;
@@ -222,7 +189,8 @@ int run(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   log::set_verbosity(verbosity);
 
-  const ShutdownSignals signals;
+  // Before any other thread starts: SIGINT/SIGTERM become a stop token.
+  const signals::ShutdownSignals signals;
 
   // 1. Config and clientset.
   auto config = client::build_config_from_flags(master, kubeconfig);

@@ -230,6 +230,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args, Options& op
     return cl;
   }
   cl.run = true;
+  cl.flag_lines = flags.print_flags();
   return cl;
 }
 

@@ -63,6 +63,8 @@ struct CommandLine {
   int exit_code = 0;
   std::string out;
   std::string err;
+  // `FLAG: --name="value"` for every flag (logged at V(1) when running).
+  std::vector<std::string> flag_lines;
 };
 
 // Parses `args` (without argv[0]) into `options` as cobra would for

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "api/duration.h"
+#include "client/client_metrics.h"
 
 namespace kcm::client {
 
@@ -228,6 +229,47 @@ ThrottledLogger& throttled_logger() {
   return logger;
 }
 
+// The metrics' `host` label: the base URL's host:port (Go's url.URL.Host).
+std::string_view metrics_host(const std::string& base_url) {
+  const std::string_view url = base_url;
+  const auto scheme_end = url.find("://");
+  return scheme_end == std::string_view::npos ? url : url.substr(scheme_end + 3);
+}
+
+// Reports a whole request's latency when it leaves scope, whichever way it
+// returns (client-go defers RequestLatency.Observe in request()).
+class RequestLatencyScope {
+ public:
+  RequestLatencyScope(ClientMetrics* metrics, std::string_view verb, std::string_view host)
+      : metrics_(metrics),
+        verb_(verb),
+        host_(host),
+        start_(metrics ? std::chrono::steady_clock::now()
+                       : std::chrono::steady_clock::time_point{}) {}
+  RequestLatencyScope(const RequestLatencyScope&) = delete;
+  RequestLatencyScope& operator=(const RequestLatencyScope&) = delete;
+  ~RequestLatencyScope() {
+    if (metrics_)
+      metrics_->request_latency(verb_, host_, std::chrono::steady_clock::now() - start_);
+  }
+
+ private:
+  ClientMetrics* const metrics_;
+  const std::string_view verb_;
+  const std::string_view host_;
+  const std::chrono::steady_clock::time_point start_;
+};
+
+// withRetry.After: every attempt counts as a result, the second and later
+// ones also as retries, each with its own outcome.
+void report_attempt(ClientMetrics* metrics, int attempt, std::optional<int> status,
+                    std::string_view method, std::string_view host) {
+  if (!metrics) return;
+  const std::string code = result_code_label(status);
+  metrics->request_result(code, method, host);
+  if (attempt > 1) metrics->request_retry(code, method, host);
+}
+
 }  // namespace
 
 std::string encode_query(const QueryParams& params) {
@@ -400,6 +442,11 @@ Result<void, api::Status> RestClient::throttle(const Request& request, const std
                                                const std::string& retry_info) {
   if (!options_.rate_limiter) return {};
   auto waited = options_.rate_limiter->wait();
+  if (auto* metrics = client_metrics()) {
+    // Without a stop token or deadline, Wait fails at once: no time was spent.
+    metrics->rate_limiter_latency(request.verb, metrics_host(transport_->base_url()),
+                                  waited ? *waited : std::chrono::nanoseconds::zero());
+  }
   if (!waited) {
     return fail(client_error("client rate limiter Wait returned an error: " + waited.error()));
   }
@@ -435,6 +482,9 @@ AttemptOutcome outcome_of(const Result<HttpResponse>& response) {
 }  // namespace
 
 Result<Response, api::Status> RestClient::send(const Request& request) {
+  ClientMetrics* const metrics = client_metrics();
+  const std::string_view host = metrics ? metrics_host(transport_->base_url()) : std::string_view();
+  const RequestLatencyScope latency(metrics, request.verb, host);
   auto target = request_target(transport_->path_prefix(), request);
   if (!target) return fail(client_error(target.error()));
   HttpRequest http;
@@ -458,7 +508,15 @@ Result<Response, api::Status> RestClient::send(const Request& request) {
     if (attempt > 1) std::this_thread::sleep_for(decision.wait);
     if (auto t = throttle(request, *target, decision.reason); !t) return fail(t.error());
     auto response = transport_->round_trip(http);
+    if (metrics) {
+      metrics->request_size(request.verb, host, static_cast<double>(http.body.size()));
+      report_attempt(metrics, attempt, response ? std::optional(response->status) : std::nullopt,
+                     request.verb, host);
+    }
     if (response && response->status >= 200 && response->status <= 206) {
+      if (metrics) {
+        metrics->response_size(request.verb, host, static_cast<double>(response->body.size()));
+      }
       Response out{response->status, std::move(response->headers), std::move(response->body), {}};
       handle_warnings(out.headers, &out.warnings);
       return out;
@@ -475,6 +533,10 @@ Result<Response, api::Status> RestClient::send(const Request& request) {
     std::vector<std::string> warnings;
     handle_warnings(response->headers, &warnings);
     if (decision.retry) continue;
+    // Do() records the size of an error answer only when it has a body.
+    if (metrics && !response->body.empty()) {
+      metrics->response_size(request.verb, host, static_cast<double>(response->body.size()));
+    }
     return fail(error_from_response(response->status,
                                     find_header(response->headers, "Content-Type").value_or(""),
                                     response->body, request.verb, gr, request.name,
@@ -510,10 +572,15 @@ Result<std::unique_ptr<ResponseStream>, api::Status> RestClient::stream(const Re
   if (!find_header(http.headers, "Accept")) http.headers.emplace_back("Accept", options_.accept);
   http.timeout = request.timeout;
   const api::GroupResource gr{request.group_version.group, request.resource};
+  // Watches are neither throttled nor timed; their attempts count as results.
+  ClientMetrics* const metrics = client_metrics();
+  const std::string_view host = metrics ? metrics_host(transport_->base_url()) : std::string_view();
   RetryDecision decision;
   for (int attempt = 1;; ++attempt) {
     if (attempt > 1) std::this_thread::sleep_for(decision.wait);
     auto s = transport_->stream(http);
+    report_attempt(metrics, attempt, s ? std::optional((*s)->status()) : std::nullopt, request.verb,
+                   host);
     if (!s) {
       Result<HttpResponse> failed = fail(s.error());
       decision = next_retry(attempt, request.max_retries, RequestMode::kWatch, request.verb,

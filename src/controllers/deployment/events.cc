@@ -12,12 +12,12 @@ std::string quoted(std::string_view s) {
 
 std::string scaling_replica_set_message(std::string_view operation, std::string_view rs_name,
                                         std::int32_t new_replicas, std::int32_t old_replicas) {
-  return "Scaled " + std::string(operation) + " replica set " + std::string(rs_name) + " to " +
-         std::to_string(new_replicas) + " from " + std::to_string(old_replicas);
+  return "Scaled " + std::string(operation) + " replica set " + std::string(rs_name) + " from " +
+         std::to_string(old_replicas) + " to " + std::to_string(new_replicas);
 }
 
 std::string created_replica_set_scaled_message(std::string_view rs_name, std::int32_t replicas) {
-  return "Scaled up replica set " + std::string(rs_name) + " to " + std::to_string(replicas);
+  return "Scaled up replica set " + std::string(rs_name) + " from 0 to " + std::to_string(replicas);
 }
 
 std::string failed_create_replica_set_message(std::string_view rs_name, std::string_view error) {

@@ -22,10 +22,11 @@ inline constexpr std::string_view kRollbackTemplateUnchanged =
     "DeploymentRollbackTemplateUnchanged";
 inline constexpr std::string_view kRollbackDone = "DeploymentRollback";
 
-// "Scaled <up|down> replica set <name> to <n> from <old>".
+// "Scaled <up|down> replica set <name> from <old> to <n>" (upstream #125118,
+// v1.31; older releases said "to <n> from <old>").
 std::string scaling_replica_set_message(std::string_view operation, std::string_view rs_name,
                                         std::int32_t new_replicas, std::int32_t old_replicas);
-// A created RS: "Scaled up replica set <name> to <n>" (no "from").
+// A created RS: "Scaled up replica set <name> from 0 to <n>".
 std::string created_replica_set_scaled_message(std::string_view rs_name, std::int32_t replicas);
 // `Failed to create new replica set "<name>": <err>`.
 std::string failed_create_replica_set_message(std::string_view rs_name, std::string_view error);

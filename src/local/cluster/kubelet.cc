@@ -607,22 +607,39 @@ void Kubelet::terminate(PodState& s) {
 }
 
 void Kubelet::write_status(PodState& s) {
-  const PodRuntime runtime = s.runtime;
-  const std::string uid = s.uid;
-  const auto now = Clock::now();
+  {
+    const std::lock_guard lock(s.latest->mu);
+    s.latest->runtime = s.runtime;
+    s.latest->now = Clock::now();
+  }
+  if (s.latest->in_flight) {
+    s.latest->pending = true;
+    return;
+  }
+  send_status(s.key, s.uid, s.latest);
+}
+
+void Kubelet::send_status(const std::string& key, const std::string& uid,
+                          std::shared_ptr<PodState::LatestStatus> latest) {
+  const auto slash = key.find('/');
+  latest->in_flight = true;
+  latest->pending = false;
   api_.update_status(
-      Kind::kPods, meta(s.pod, "namespace"), meta(s.pod, "name"),
-      [runtime, uid, now](const json::object& current) -> Result<json::object, api::Status> {
+      Kind::kPods, key.substr(0, slash), key.substr(slash + 1),
+      [latest, uid](const json::object& current) -> Result<json::object, api::Status> {
         if (meta(current, "uid") != uid) {
           return fail(api::conflict({"", "pods"}, meta(current, "name"), "the pod was replaced"));
         }
+        const std::lock_guard lock(latest->mu);
         json::object next = current;
-        next["status"] = build_pod_status(runtime, object_at(current, "spec"),
-                                          api::find_object(current, "status"), now);
+        next["status"] = build_pod_status(latest->runtime, object_at(current, "spec"),
+                                          api::find_object(current, "status"), latest->now);
         return next;
       },
-      [key = s.key](Result<json::object, api::Status> r) {
+      [this, key, uid, latest](Result<json::object, api::Status> r) {
+        latest->in_flight = false;
         if (!r) log_error("status of pod " + key, r.error());
+        if (latest->pending) send_status(key, uid, latest);
       });
 }
 

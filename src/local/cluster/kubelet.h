@@ -20,6 +20,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,6 +81,19 @@ class Kubelet {
     Loop::Timer ready_timer;
     Loop::Timer crash_timer;
     Loop::Timer delete_timer;
+    // The newest runtime to report. A pod has at most one status write in
+    // flight: writes racing each other (Running, then Ready at once with a
+    // zero ready delay) made the API server's retries run out on conflicts
+    // and left pods unready. A write asked for meanwhile is sent when the
+    // one in flight completes, with the newest runtime.
+    struct LatestStatus {
+      std::mutex mu;  // runtime and now: the mutation runs on the store's threads
+      PodRuntime runtime;
+      std::chrono::system_clock::time_point now;
+      bool in_flight = false;  // loop thread only
+      bool pending = false;    // loop thread only
+    };
+    std::shared_ptr<LatestStatus> latest = std::make_shared<LatestStatus>();
   };
 
   void register_node(NodeState& n, std::function<void(Result<void>)> done);
@@ -93,6 +108,8 @@ class Kubelet {
   void restart(PodState& s);
   void terminate(PodState& s);
   void write_status(PodState& s);
+  void send_status(const std::string& key, const std::string& uid,
+                   std::shared_ptr<PodState::LatestStatus> latest);
   void release(PodState& s);
   void container_started_events(PodState& s, const ContainerRuntime& c, bool init);
 

@@ -73,7 +73,7 @@ TEST(Scale, ActionsCarryDirectionAndEventText) {
     EXPECT_EQ(a.operation, "down");
   EXPECT_EQ(scaling_replica_set_message(actions[0].operation, actions[0].rs->name,
                                         actions[0].replicas, actions[0].previous),
-            "Scaled down replica set foo-v2 to 5 from 8");
+            "Scaled down replica set foo-v2 from 8 to 5");
   // The update the controller sends refreshes the replica annotations.
   const json::object put =
       scaled_replica_set(*actions[0].rs->object, actions[0].replicas, deployment_view(c));

@@ -1,0 +1,41 @@
+// What a controller is built from (upstream ControllerContext plus the
+// ClientBuilder): the options, the shared informer factory, a client and an
+// event recorder per controller, and the metrics registry. The controller
+// manager fills it; tests fill it by hand.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "api/result.h"
+#include "app/options.h"
+#include "cache/informer_factory.h"
+#include "client/clientset.h"
+#include "metrics/registry.h"
+#include "record/event_recorder.h"
+
+namespace kcm::app {
+
+struct ControllerContext {
+  const Options& options;
+
+  // Shared by every controller; started by the manager after all controllers
+  // are built, so constructors request informers (informer_for, lister_for)
+  // and Controller::run waits for their sync.
+  cache::SharedInformerFactory& informers;
+
+  // ClientBuilder.Client(name): a clientset whose user agent ends in
+  // "/<name>" (e.g. "replicaset-controller"), with its own --kube-api-qps and
+  // --kube-api-burst limiter, as every upstream controller client has.
+  std::function<Result<std::shared_ptr<client::Clientset>>(std::string_view name)> client;
+
+  // An event recorder with source component `component` (e.g.
+  // "replicaset-controller"), recording through the manager's broadcaster.
+  std::function<std::shared_ptr<record::EventRecorder>(std::string_view component)> recorder;
+
+  // Where controllers register their own metric families.
+  metrics::Registry& metrics;
+};
+
+}  // namespace kcm::app

@@ -1,0 +1,55 @@
+// What one syncDeployment works on: a deep copy of the Deployment (whose
+// status and annotations change as the sync writes them) with its parsed
+// view, and the ReplicaSets it owns, as objects and views that stay put while
+// writes add newer versions.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "api/json.h"
+#include "api/result.h"
+#include "cache/cached_object.h"
+#include "controllers/deployment/deployment_status.h"
+#include "controllers/deployment/views.h"
+
+namespace kcm::controllers::deployment {
+
+// Owns ReplicaSet objects and their views. Pointers to either stay valid
+// for the pool's lifetime (a deque never moves its elements on push_back).
+class ReplicaSetPool {
+ public:
+  const ReplicaSetInfo* add(json::object rs);
+
+ private:
+  std::deque<json::object> objects_;
+  std::deque<ReplicaSetInfo> infos_;
+};
+
+struct SyncState {
+  std::string key;  // "namespace/name"
+  // The Deployment as this sync last wrote (or read) it.
+  json::object deployment;
+  DeploymentView d;
+  ReplicaSetPool pool;
+  // The ReplicaSets the Deployment owns (getReplicaSetsForDeployment); an
+  // entry is replaced when getNewReplicaSet updates it, so later steps of
+  // the same sync see the written version.
+  ReplicaSetList rs_list;
+  // The Deployment's pods from the cache (its selector), not yet grouped.
+  std::vector<cache::ObjectPtr> pods;
+
+  // Re-reads `d` from `deployment` after an in-memory change.
+  void refresh_view();
+  // d.status = status, written into `deployment` too.
+  void set_status(const DeploymentStatus& status);
+  // After a successful write: the answer's resourceVersion, so that the
+  // next write of this sync is not refused as a conflict.
+  void take_resource_version(const json::object& written);
+  // Adds `rs` to the pool and puts it in rs_list in place of the entry with
+  // the same uid (or appends it).
+  const ReplicaSetInfo* replace_replica_set(json::object rs);
+};
+
+}  // namespace kcm::controllers::deployment

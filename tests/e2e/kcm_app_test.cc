@@ -1,0 +1,211 @@
+// kcm as a process: its command line, its HTTPS endpoints, SIGTERM, and
+// leader election between two kcm processes on one kcm-local.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <regex>
+
+#include "kcm_process.h"
+#include "local_cluster.h"
+
+namespace kcm::e2e {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string kcm_binary() {
+  return std::string(KCM_BIN_DIR) + "/kcm";
+}
+
+// Short leases so that hand-over is quick in a test (the ratios of upstream's
+// 15s/10s/2s defaults).
+const std::vector<std::string> kFastLeaderElection = {
+    "--leader-elect=true", "--leader-elect-lease-duration=3s", "--leader-elect-renew-deadline=2s",
+    "--leader-elect-retry-period=500ms"};
+
+// The value of a sample line "<name>{<labels>} <value>" in /metrics, or "".
+std::string metric_value(const std::string& metrics, const std::string& series) {
+  std::istringstream in(metrics);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(series + " ", 0) == 0) return line.substr(series.size() + 1);
+  return "";
+}
+
+struct CommandLineCase {
+  std::vector<std::string> args;
+  int exit_code;
+  std::string out;  // expected substring of stdout ("" = not checked)
+  std::string err;  // expected substring of stderr
+};
+
+class KcmCommandLineTest : public ::testing::TestWithParam<CommandLineCase> {};
+
+TEST_P(KcmCommandLineTest, ExitsWithUpstreamsWordingAndCode) {
+  const CommandLineCase& c = GetParam();
+  std::vector<std::string> argv = {kcm_binary()};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  const CommandResult r = run_command(argv);
+  EXPECT_EQ(r.exit_code, c.exit_code) << describe(r);
+  if (!c.out.empty()) {
+    EXPECT_THAT(r.out, HasSubstr(c.out));
+  }
+  if (!c.err.empty()) {
+    EXPECT_THAT(r.err, HasSubstr(c.err));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, KcmCommandLineTest,
+    ::testing::Values(
+        CommandLineCase{{"--version"}, 0, "Kubernetes v1.33.0-kcm.0", ""},
+        CommandLineCase{{"--help"}, 0, "--leader-elect-lease-duration duration", ""},
+        CommandLineCase{{"--no-such-flag"}, 1, "", "Error: unknown flag: --no-such-flag"},
+        CommandLineCase{
+            {"extra"}, 1, "", R"(Error: "kcm" does not take any arguments, got ["extra"])"},
+        CommandLineCase{
+            {"--controllers=*,bogus"}, 1, "", R"("bogus" is not in the list of known controllers)"},
+        CommandLineCase{
+            {"--kube-api-qps=fast"}, 1, "", R"(invalid argument "fast" for "--kube-api-qps" flag)"},
+        CommandLineCase{{"--leader-elect-lease-duration=10"},
+                        1,
+                        "",
+                        R"(invalid argument "10" for "--leader-elect-lease-duration" flag)"},
+        CommandLineCase{{"--kubeconfig=/nonexistent/kubeconfig", "--secure-port=0"},
+                        1,
+                        "",
+                        "/nonexistent/kubeconfig"}));
+
+class KcmAppTest : public ::testing::Test {
+ protected:
+  LocalCluster cluster_;
+  Kubectl kubectl_{cluster_};
+
+  // The Lease's holderIdentity ("" when none or on error).
+  std::string lease_holder() {
+    const CommandResult r =
+        kubectl_({"get", "lease", "-n", "kube-system", "kube-controller-manager", "-o",
+                  "jsonpath={.spec.holderIdentity}"});
+    return r.exit_code == 0 ? r.out : "";
+  }
+};
+
+TEST_F(KcmAppTest, ServesHealthzAndMetricsAndStopsOnSigterm) {
+  KcmProcess kcm(cluster_, kFastLeaderElection);
+  ASSERT_TRUE(eventually([&] { return kcm.get("/healthz").status == 200; })) << kcm.log();
+  EXPECT_EQ(kcm.get("/healthz").body, "ok");
+
+  // Once leading, one check per running controller besides leaderElection.
+  ASSERT_TRUE(eventually([&] {
+    return kcm.get("/healthz?verbose").body.find("[+]replicaset-controller ok") !=
+           std::string::npos;
+  })) << kcm.get("/healthz?verbose").body
+      << kcm.log();
+  const std::string verbose = kcm.get("/healthz?verbose").body;
+  EXPECT_THAT(verbose, HasSubstr("[+]leaderElection ok"));
+  EXPECT_THAT(verbose, HasSubstr("[+]deployment-controller ok"));
+  EXPECT_THAT(verbose, Not(HasSubstr("pod-counter-controller")));  // disabled by default
+  EXPECT_THAT(verbose, HasSubstr("healthz check passed"));
+  EXPECT_EQ(kcm.get("/healthz/leaderElection").body, "ok");
+  EXPECT_EQ(kcm.get("/healthz/no-such-check").status, 404);
+  EXPECT_EQ(kcm.get("/readyz").status, 404);  // kcm does not serve it, as upstream
+
+  const std::string metrics = kcm.get("/metrics").body;
+  EXPECT_EQ(
+      metric_value(metrics, R"(leader_election_master_status{name="kube-controller-manager"})"),
+      "1");
+  EXPECT_THAT(metrics, HasSubstr("# TYPE workqueue_depth gauge"));
+  EXPECT_THAT(metrics, HasSubstr(R"(workqueue_adds_total{name="replicaset"})"));
+  EXPECT_THAT(metrics, HasSubstr(R"(workqueue_adds_total{name="deployment"})"));
+  EXPECT_EQ(
+      metric_value(
+          metrics,
+          R"(running_managed_controllers{manager="kube-controller-manager",name="replicaset-controller"})"),
+      "1");
+  EXPECT_THAT(metrics, HasSubstr("# TYPE rest_client_requests_total counter"));
+  EXPECT_THAT(
+      metrics,
+      testing::ContainsRegex(
+          R"(rest_client_requests_total\{code="200",host="127.0.0.1:[0-9]+",method="GET"\} [1-9])"));
+  EXPECT_THAT(metrics, HasSubstr("# TYPE rest_client_request_duration_seconds histogram"));
+  EXPECT_THAT(metrics, HasSubstr("kubernetes_build_info{"));
+
+  EXPECT_EQ(kcm.stop(SIGTERM), 0) << kcm.log();
+  const std::string log = kcm.log();
+  EXPECT_THAT(log, HasSubstr("\"Received signal, shutting down\" signal=\"SIGTERM\""));
+  EXPECT_THAT(log, HasSubstr("Requested to terminate, exiting"));
+  EXPECT_THAT(log, Not(HasSubstr("Controller shutdown timeout reached")));
+}
+
+TEST_F(KcmAppTest, WithoutLeaderElectionRunsAtOnceAndHasNoLeaderCheck) {
+  KcmProcess kcm(cluster_, {"--leader-elect=false"});
+  ASSERT_TRUE(eventually([&] {
+    return kcm.get("/healthz?verbose").body.find("[+]replicaset-controller ok") !=
+           std::string::npos;
+  })) << kcm.log();
+  EXPECT_THAT(kcm.get("/healthz?verbose").body, Not(HasSubstr("leaderElection")));
+  EXPECT_EQ(lease_holder(), "");
+  EXPECT_EQ(kcm.stop(SIGINT), 0) << kcm.log();
+}
+
+TEST_F(KcmAppTest, ControllersFlagChoosesWhatRuns) {
+  KcmProcess kcm(cluster_,
+                 {"--leader-elect=false", "--controllers=*,-deployment,pod-counter-controller"});
+  ASSERT_TRUE(eventually([&] {
+    return kcm.get("/healthz?verbose").body.find("[+]pod-counter-controller ok") !=
+           std::string::npos;
+  })) << kcm.log();
+  const std::string verbose = kcm.get("/healthz?verbose").body;
+  EXPECT_THAT(verbose, HasSubstr("[+]replicaset-controller ok"));
+  EXPECT_THAT(verbose, Not(HasSubstr("deployment-controller")));
+  EXPECT_THAT(kcm.log(),
+              HasSubstr(R"("Warning: controller is disabled" controller="deployment-controller")"));
+}
+
+TEST_F(KcmAppTest, TwoProcessesOneLeaderHandOverWithinTheLease) {
+  KcmProcess first(cluster_, kFastLeaderElection);
+  ASSERT_TRUE(eventually([&] { return !lease_holder().empty(); })) << first.log();
+  KcmProcess second(cluster_, kFastLeaderElection);
+  ASSERT_TRUE(eventually([&] { return second.get("/healthz").status == 200; })) << second.log();
+
+  // Exactly one leads: the Lease names it and only its metric says 1.
+  const std::string holder = lease_holder();
+  const auto leading = [](KcmProcess& p) {
+    return metric_value(p.get("/metrics").body,
+                        R"(leader_election_master_status{name="kube-controller-manager"})");
+  };
+  ASSERT_TRUE(eventually([&] { return leading(first) == "1"; })) << first.log();
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // a few retry periods of the second
+  EXPECT_NE(leading(second), "1");
+  EXPECT_THAT(second.log(), Not(HasSubstr("successfully acquired lease")));
+  EXPECT_THAT(second.get("/healthz?verbose").body, Not(HasSubstr("replicaset-controller")));
+
+  // The leader stops (without releasing the Lease, as upstream): the other
+  // takes over once the lease duration has passed.
+  ASSERT_EQ(first.stop(SIGTERM), 0) << first.log();
+  const auto stopped = std::chrono::steady_clock::now();
+  ASSERT_TRUE(eventually([&] { return leading(second) == "1"; }, std::chrono::seconds(15)))
+      << second.log();
+  const auto took = std::chrono::steady_clock::now() - stopped;
+  EXPECT_LT(took, std::chrono::seconds(3) + std::chrono::seconds(3))
+      << "hand-over took longer than the lease duration plus a margin";
+  EXPECT_NE(lease_holder(), holder);
+  EXPECT_THAT(second.log(), HasSubstr("successfully acquired lease"));
+  EXPECT_EQ(second.stop(SIGTERM), 0) << second.log();
+}
+
+TEST_F(KcmAppTest, LosingTheLeaseExitsNonZero) {
+  KcmProcess kcm(cluster_, kFastLeaderElection);
+  ASSERT_TRUE(eventually([&] { return !lease_holder().empty(); })) << kcm.log();
+  // The API server goes away: renewals fail until the renew deadline passes.
+  cluster_.kill();
+  ASSERT_TRUE(eventually([&] { return !kcm.running(); }, std::chrono::seconds(20))) << kcm.log();
+  EXPECT_EQ(kcm.stop(SIGKILL), 1) << kcm.log();
+  EXPECT_THAT(kcm.log(), HasSubstr("leaderelection lost"));
+  cluster_.start();
+}
+
+}  // namespace
+}  // namespace kcm::e2e
