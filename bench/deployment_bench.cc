@@ -278,10 +278,11 @@ int run(int argc, char** argv) {
     CompletionTracker tracker(static_cast<std::size_t>(config.deployments),
                               rolled_out(config.replicas, 1));
     ObservedWrites observed({"deployment-controller", "replicaset-controller"});
+    const CollectionWatch::Handler count_watched = observed.deployments();
     auto watch =
         CollectionWatch::start(h.api(), collection, [&](WatchEventType t, const json::object& o) {
           tracker.observe(t, o);
-          if (count_from_watches) observed.deployments()(t, o);
+          if (count_from_watches) count_watched(t, o);
         });
     if (!watch) return problem(watch.error());
     std::vector<std::unique_ptr<CollectionWatch>> extra_watches;

@@ -162,10 +162,11 @@ int run(int argc, char** argv) {
                                 return int_at(rs, {"status", "readyReplicas"}) == replicas;
                               });
     ObservedWrites observed({"replicaset-controller"});
+    const CollectionWatch::Handler count_rs = observed.replica_sets();
     auto rs_watch = CollectionWatch::start(h.api(), rs_collection,
                                            [&](WatchEventType t, const json::object& o) {
                                              tracker.observe(t, o);
-                                             if (count_from_watches) observed.replica_sets()(t, o);
+                                             if (count_from_watches) count_rs(t, o);
                                            });
     if (!rs_watch) return problem(rs_watch.error());
     std::vector<std::unique_ptr<CollectionWatch>> extra_watches;

@@ -178,6 +178,10 @@ TEST(RegistryTest, ConcurrentUpdatesAndScrapes) {
   ASSERT_TRUE(counter.ok() && hist.ok());
   ASSERT_TRUE(registry.register_collector(*counter).ok());
   ASSERT_TRUE(registry.register_collector(*hist).ok());
+  // A child of each family exists before scraping starts: a family with no
+  // children renders nothing, and the scraper may run before any worker.
+  ASSERT_TRUE((*counter)->with_label_values({"0"}).ok());
+  ASSERT_TRUE((*hist)->with_label_values({"0"}).ok());
   constexpr int kThreads = 8;
   constexpr int kOps = 5000;
   std::vector<std::thread> threads;
