@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/proc_stats.h"
+
 namespace kcm::bench {
 
 namespace fs = std::filesystem;
@@ -135,19 +137,7 @@ std::string KcmLocalProcess::stop() {
 
 Result<std::uint64_t> KcmLocalProcess::status_field(std::string_view field) const {
   if (pid_ <= 0) return fail("kcm-local is not running");
-  const fs::path file = "/proc/" + std::to_string(pid_) + "/status";
-  auto text = read_file(file);
-  if (!text) return fail(text.error());
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.size() > field.size() && line.compare(0, field.size(), field) == 0 &&
-        line[field.size()] == ':') {
-      // "VmRSS:	  123456 kB"
-      return std::stoull(line.substr(field.size() + 1)) * 1024;
-    }
-  }
-  return fail("no " + std::string(field) + " in " + file.string());
+  return proc_status_bytes(pid_, field);
 }
 
 Result<std::uint64_t> KcmLocalProcess::rss_bytes() const {
@@ -160,21 +150,7 @@ Result<std::uint64_t> KcmLocalProcess::peak_rss_bytes() const {
 
 Result<double> KcmLocalProcess::cpu_seconds() const {
   if (pid_ <= 0) return fail("kcm-local is not running");
-  const fs::path file = "/proc/" + std::to_string(pid_) + "/stat";
-  auto text = read_file(file);
-  if (!text) return fail(text.error());
-  // "pid (comm) state ppid ...": utime and stime are fields 14 and 15; the
-  // command name may hold spaces, so count from the closing parenthesis.
-  const auto paren = text->rfind(')');
-  if (paren == std::string::npos) return fail("cannot parse " + file.string());
-  std::istringstream in(text->substr(paren + 1));
-  std::string field;
-  unsigned long long utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && in >> field; ++i) {
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) stime = std::stoull(field);
-  }
-  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  return proc_cpu_seconds(pid_);
 }
 
 double own_cpu_seconds() {
