@@ -93,6 +93,8 @@ void Options::add_flags(FlagSet& f) {
               "The number of namespace objects that are allowed to sync concurrently. Larger "
               "number = more responsive namespace termination, but more CPU (and network) load",
               "Namespace controller");
+  f.add_duration("namespace-sync-period", &namespace_sync_period,
+                 "The period for syncing namespace life-cycle updates", "Namespace controller");
 
   const std::string misc = "Misc";
   f.add_string("kubeconfig", &kubeconfig,

@@ -31,6 +31,7 @@ struct Options {
   std::int32_t concurrent_replicaset_syncs = 5;
   std::int32_t concurrent_gc_syncs = 20;
   std::int32_t concurrent_namespace_syncs = 10;
+  std::chrono::nanoseconds namespace_sync_period = std::chrono::minutes(5);
   bool enable_garbage_collector = true;
   float kube_api_qps = 20;
   std::int32_t kube_api_burst = 30;

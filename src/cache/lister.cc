@@ -1,5 +1,6 @@
 #include "cache/lister.h"
 
+#include "cache/label_index.h"
 #include "cache/log.h"
 
 namespace kcm::cache {
@@ -16,6 +17,7 @@ std::vector<ObjectPtr> list_all(const Indexer& indexer, const api::labels::Selec
 std::vector<ObjectPtr> list_all_by_namespace(const Indexer& indexer, std::string_view namespace_,
                                              const api::labels::Selector& selector) {
   if (namespace_.empty()) return list_all(indexer, selector);
+  if (auto indexed = list_by_label_index(indexer, namespace_, selector)) return std::move(*indexed);
   std::vector<ObjectPtr> out;
   auto items = indexer.by_index(kNamespaceIndex, namespace_);
   if (!items.ok()) {
@@ -68,6 +70,10 @@ Result<std::vector<ObjectPtr>> NamespaceLister::list(const api::LabelSelector& s
 Result<ObjectPtr, api::Status> NamespaceLister::get(std::string_view name) const {
   if (ObjectPtr obj = lister_.indexer_->get(namespace_, name)) return obj;
   return fail(api::not_found(lister_.resource_, name));
+}
+
+std::vector<ObjectPtr> NamespaceLister::controlled_by(std::string_view uid, Orphans orphans) const {
+  return list_controlled_by(*lister_.indexer_, namespace_, uid, orphans);
 }
 
 }  // namespace kcm::cache

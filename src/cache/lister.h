@@ -12,6 +12,7 @@
 #include "api/labels.h"
 #include "api/result.h"
 #include "api/status.h"
+#include "cache/controller_index.h"
 #include "cache/indexer.h"
 
 namespace kcm::cache {
@@ -42,6 +43,8 @@ class NamespaceLister {
   std::vector<ObjectPtr> list(const api::labels::Selector& selector) const;
   Result<std::vector<ObjectPtr>> list(const api::LabelSelector& selector) const;
   Result<ObjectPtr, api::Status> get(std::string_view name) const;
+  // The objects controlled by `uid` (and the orphans): see controller_index.h.
+  std::vector<ObjectPtr> controlled_by(std::string_view uid, Orphans orphans) const;
 
  private:
   friend class Lister;
@@ -51,8 +54,9 @@ class NamespaceLister {
   std::string namespace_;
 };
 
-// upstream ListAllByNamespace: uses the namespace index when the indexer has
-// one, else scans.
+// upstream ListAllByNamespace: uses a label index the selector pins to one
+// value (label_index.h), else the namespace index when the indexer has one,
+// else scans.
 std::vector<ObjectPtr> list_all_by_namespace(const Indexer& indexer, std::string_view namespace_,
                                              const api::labels::Selector& selector);
 std::vector<ObjectPtr> list_all(const Indexer& indexer, const api::labels::Selector& selector);

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "client/clientset.h"
+#include "client/discovery.h"
 #include "client/kubeconfig.h"
 #include "local_cluster.h"
 
@@ -411,6 +412,43 @@ TEST_F(ClientIntegrationTest, UnknownResourceIsNotFound) {
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().code, 404);
   EXPECT_TRUE(got.error().is(api::reason::kNotFound));
+}
+
+// What the garbage collector and the namespace controller start from.
+TEST_F(ClientIntegrationTest, DiscoveryListsThePreferredResources) {
+  auto cs = clients(cert_config());
+  ASSERT_TRUE(cs);
+  DiscoveryClient discovery(cs->rest());
+  auto groups = discovery.server_groups();
+  ASSERT_TRUE(groups.ok()) << groups.error().message;
+  ASSERT_FALSE(groups->empty());
+  EXPECT_EQ(groups->front().name, "");
+  EXPECT_EQ(groups->front().preferred_version, "v1");
+
+  auto preferred = discovery.server_preferred_resources();
+  ASSERT_TRUE(preferred.ok()) << preferred.error().message;
+  EXPECT_TRUE(preferred->failed.empty());
+  const auto find = [&](std::string_view group, std::string_view name) -> const ApiResource* {
+    for (const ApiResource& r : preferred->resources)
+      if (r.group_version.group == group && r.name == name) return &r;
+    return nullptr;
+  };
+  const ApiResource* pods = find("", "pods");
+  ASSERT_NE(pods, nullptr);
+  EXPECT_TRUE(pods->namespaced);
+  EXPECT_EQ(pods->kind, "Pod");
+  EXPECT_TRUE(pods->supports_all({"delete", "list", "watch", "deletecollection"}));
+  const ApiResource* deployments = find("apps", "deployments");
+  ASSERT_NE(deployments, nullptr);
+  EXPECT_EQ(deployments->group_version.version, "v1");
+  const ApiResource* namespaces = find("", "namespaces");
+  ASSERT_NE(namespaces, nullptr);
+  EXPECT_FALSE(namespaces->namespaced);
+  EXPECT_EQ(find("", "pods/status"), nullptr);  // no subresources
+
+  auto missing = discovery.server_resources_for_group_version({"nope.example.com", "v1"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(missing.error().is(api::reason::kNotFound));
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <thread>
 #include <utility>
 
+#include "cache/controller_index.h"
+#include "cache/label_index.h"
+#include "controllers/deployment/template_equality.h"
 #include "log/log.h"
 #include "workqueue/rate_limiters.h"
 
@@ -79,6 +82,20 @@ DeploymentController::DeploymentController(std::shared_ptr<client::Clientset> cl
     registrations_.push_back(*r);
     synced_.emplace_back([reg = *r] { return reg->has_synced(); });
   };
+  // Syncs look their ReplicaSets and pods up by controller UID (controller_index.h).
+  for (const auto& informer : {rs_informer_, pod_informer_}) {
+    if (auto added = cache::add_controller_uid_index(*informer); !added.ok()) {
+      log::error("Cannot add the controller UID index; syncs will scan the namespace",
+                 {{"controller", kControllerName}, {"err", added.error()}});
+    }
+  }
+  // Every ReplicaSet we make selects its pods by pod-template-hash: listing
+  // them (the ReplicaSet controller's related pods on scale-down) then reads
+  // one index entry instead of the namespace (label_index.h).
+  if (auto added = cache::add_label_index(*pod_informer_, kPodTemplateHashLabel); !added.ok()) {
+    log::error("Cannot add the pod-template-hash index",
+               {{"controller", kControllerName}, {"err", added.error()}});
+  }
   register_handler(d_informer_, std::move(d_handler));
   register_handler(rs_informer_, std::move(rs_handler));
   register_handler(pod_informer_, std::move(pod_handler));

@@ -135,9 +135,10 @@ SyncResult DeploymentSyncer::sync_deployment(std::string_view key) {
 }
 
 SyncResult DeploymentSyncer::claim_replica_sets(SyncState& s) {
-  // Every RS of the namespace: owned ones that stopped matching are released.
+  // The RSs we control (owned ones that stopped matching are released) and
+  // the orphans we may adopt; those of other controllers are never claimed.
   const std::vector<cache::ObjectPtr> all =
-      replica_sets_.namespace_(s.d.namespace_).list(api::labels::Selector::everything());
+      replica_sets_.namespace_(s.d.namespace_).controlled_by(s.d.uid, cache::Orphans::kInclude);
   auto selector = api::as_selector(s.d.selector);
   if (!selector.ok()) {
     return fail(
@@ -204,7 +205,13 @@ SyncResult DeploymentSyncer::claim_replica_sets(SyncState& s) {
 SyncResult DeploymentSyncer::list_pods(SyncState& s) {
   auto selector = api::as_selector(s.d.selector);
   if (!selector.ok()) return fail(sync_error(selector.error()));
-  s.pods = pods_.namespace_(s.d.namespace_).list(*selector);
+  // getPodMapForDeployment keeps only the pods of the claimed RSs.
+  s.pods.clear();
+  const cache::NamespaceLister namespace_pods = pods_.namespace_(s.d.namespace_);
+  for (const ReplicaSetInfo* rs : s.rs_list) {
+    for (cache::ObjectPtr& pod : namespace_pods.controlled_by(rs->uid, cache::Orphans::kExclude))
+      if (pod->matches(*selector)) s.pods.push_back(std::move(pod));
+  }
   return {};
 }
 

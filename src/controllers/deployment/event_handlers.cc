@@ -210,10 +210,10 @@ void DeploymentEventHandlers::delete_pod(const cache::DeletedObject& pod) {
   }
   auto pod_selector = api::as_selector(*selector);
   if (!pod_selector.ok()) return;
-  for (const cache::ObjectPtr& p :
-       pods_.namespace_(std::string(d->namespace_())).list(*pod_selector)) {
-    const auto ref = p->controller_ref();
-    if (ref && owned.contains(ref->uid)) return;  // pods are left
+  const cache::NamespaceLister namespace_pods = pods_.namespace_(std::string(d->namespace_()));
+  for (const std::string& rs_uid : owned) {
+    for (const cache::ObjectPtr& p : namespace_pods.controlled_by(rs_uid, cache::Orphans::kExclude))
+      if (p->matches(*pod_selector)) return;  // pods are left
   }
   enqueue(*d);
 }

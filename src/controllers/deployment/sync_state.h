@@ -37,7 +37,7 @@ struct SyncState {
   // entry is replaced when getNewReplicaSet updates it, so later steps of
   // the same sync see the written version.
   ReplicaSetList rs_list;
-  // The Deployment's pods from the cache (its selector), not yet grouped.
+  // The pods of rs_list matching the selector, from the cache, not yet grouped.
   std::vector<cache::ObjectPtr> pods;
 
   // Re-reads `d` from `deployment` after an in-memory change.

@@ -10,6 +10,7 @@
 #include "api/duration.h"
 #include "api/label_selector.h"
 #include "api/labels.h"
+#include "cache/controller_index.h"
 #include "controller/client_pod_control.h"
 #include "controller/pod_template.h"
 #include "controller/pod_util.h"
@@ -160,6 +161,11 @@ ReplicaSetController::ReplicaSetController(std::shared_ptr<client::Clientset> cl
         registration = *r;
         synced_.emplace_back([reg = *r] { return reg->has_synced(); });
       };
+  // Each sync looks up what it owns by controller UID (controller_index.h).
+  for (const auto& informer : {rs_informer_, pod_informer_}) {
+    if (auto added = cache::add_controller_uid_index(*informer); !added.ok())
+      handle_error("cannot add the controller UID index: " + added.error());
+  }
   register_handler(rs_informer_, std::move(rs_handler), rs_registration_);
   register_handler(pod_informer_, std::move(pod_handler), pod_registration_);
 }
@@ -399,13 +405,9 @@ std::vector<json::value> ReplicaSetController::indirectly_related_pods(
     handle_error("ReplicaSet has no controller: " + std::string(rs.key()));
     return related;
   }
-  const auto namespace_rss =
-      rs_lister_.namespace_(std::string(rs.namespace_())).list(api::labels::Selector::everything());
-  std::vector<cache::ObjectPtr> siblings;
-  for (const cache::ObjectPtr& other : namespace_rss) {
-    const auto other_owner = other->controller_ref();
-    if (other_owner && other_owner->uid == owner->uid) siblings.push_back(other);
-  }
+  const std::vector<cache::ObjectPtr> siblings =
+      rs_lister_.namespace_(std::string(rs.namespace_()))
+          .controlled_by(owner->uid, cache::Orphans::kExclude);
   if (log::v(2)) {
     std::string names;
     for (const cache::ObjectPtr& s : siblings)
@@ -484,9 +486,8 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
   // so that they are released.
   std::vector<json::value> pod_values;
   for (const cache::ObjectPtr& pod :
-       pod_lister_.namespace_(namespace_).list(api::labels::Selector::everything())) {
-    const std::optional<cache::OwnerRef> ref = pod->controller_ref();
-    if (ref ? ref->uid == uid : pod->matches(*selector)) pod_values.push_back(pod->object());
+       pod_lister_.namespace_(namespace_).controlled_by(uid, cache::Orphans::kInclude)) {
+    if (pod->controller_ref() || pod->matches(*selector)) pod_values.push_back(pod->object());
   }
   std::vector<const json::object*> all_pods;
   all_pods.reserve(pod_values.size());

@@ -640,8 +640,10 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
          r.error() == storage::StoreError::kNotFound) &&
         --ctx->attempts_left > 0) {
       // Changed underneath: read again and reapply (a stale explicit
-      // resourceVersion then fails the precondition above).
-      run_update(ctx);
+      // resourceVersion then fails the precondition above). The winning
+      // write may not be visible yet, and reading before it is would conflict
+      // again at once, so the retry waits for it.
+      store_.when_visible(store_.latest_revision(), [this, ctx] { run_update(ctx); });
       return;
     }
     ctx->done(fail(store_error(*ctx->info, ctx->name, r.error())));
@@ -760,7 +762,19 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
 
   const bool delete_now = !has_finalizers && (!graceful || deletion_grace(obj).value_or(0) == 0);
   if (delete_now) {
-    commit_delete(info, key, current->revision, std::move(obj), options.dry_run, std::move(done));
+    // A write that won the race (a controller's status update) is not the
+    // client's business: start over once it is visible, as upstream's
+    // storage retries; the client's own preconditions are checked again then.
+    commit_delete(info, key, current->revision, std::move(obj), options.dry_run,
+                  [this, &info, ns = std::string(ns), name = std::string(name), options,
+                   done](Result<WriteResult, api::Status> r) {
+                    if (!r && r.error().is(api::reason::kConflict)) {
+                      store_.when_visible(store_.latest_revision(),
+                                          [=, this] { remove(info, ns, name, options, done); });
+                      return;
+                    }
+                    done(std::move(r));
+                  });
     return;
   }
   if (!graceful && !has_deletion_timestamp(obj)) {
@@ -795,7 +809,9 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
                     return;
                   }
                   if (r.error() == storage::StoreError::kConflict) {
-                    remove(info, ns, name, options, done);  // changed meanwhile: start over
+                    // Changed meanwhile: start over once the change is visible.
+                    store_.when_visible(store_.latest_revision(),
+                                        [=, this] { remove(info, ns, name, options, done); });
                     return;
                   }
                   done(fail(store_error(info, name, r.error())));

@@ -141,6 +141,22 @@ std::uint64_t Store::visible_revision() const {
   return visible_revision_;
 }
 
+std::uint64_t Store::latest_revision() const {
+  std::lock_guard lock(mu_);
+  return revision_;
+}
+
+void Store::when_visible(std::uint64_t revision, std::function<void()> f) {
+  {
+    std::lock_guard lock(mu_);
+    if (revision > visible_revision_) {
+      visible_waiters_.emplace(revision, std::move(f));
+      return;
+    }
+  }
+  f();
+}
+
 std::map<std::string, ObjectPtr, std::less<>> Store::overlay_locked(const ResourceState& rs,
                                                                     std::uint64_t revision) const {
   std::map<std::string, ObjectPtr, std::less<>> overlay;
@@ -304,15 +320,24 @@ void Store::commit(Write write, WriteCallback done) {
       std::fflush(stderr);
       std::_Exit(70);
     }
+    std::vector<std::function<void()>> now_visible;
     {
       std::lock_guard lock(mu_);
       visible_revision_ = std::max(visible_revision_, revision);
+      const auto last = visible_waiters_.upper_bound(visible_revision_);
+      for (auto it = visible_waiters_.begin(); it != last; ++it)
+        now_visible.push_back(std::move(it->second));
+      visible_waiters_.erase(visible_waiters_.begin(), last);
     }
     // The writer hears first (its answer is not queued behind every watcher's),
     // then the watchers, still in revision order.
     done(object);
-    std::lock_guard wlock(watch_mu_);
-    publish(revision, r, event);
+    {
+      std::lock_guard wlock(watch_mu_);
+      publish(revision, r, event);
+    }
+    for (auto& f : now_visible)
+      f();
   });
   lock.unlock();
   maybe_compact_log();

@@ -118,6 +118,14 @@ class Store {
   using WriteCallback = std::function<void(Result<ObjectPtr, StoreError>)>;
   void commit(Write write, WriteCallback done);
 
+  // The newest revision assigned, visible or still being persisted.
+  std::uint64_t latest_revision() const;
+  // Runs `f` once every revision up to `revision` is visible: at once when it
+  // is, else on the log's thread after the write that makes it so. A writer
+  // that lost a conflict to a write not yet visible waits here before reading
+  // again (etcd's GuaranteedUpdate re-reads the winner's state).
+  void when_visible(std::uint64_t revision, std::function<void()> f);
+
   // Watches. Events after `from_revision` are replayed from the history, then
   // live ones follow. With `initial_state`, the objects existing at the visible
   // revision are first sent as kAdded (what a watch from resourceVersion=0 does).
@@ -172,6 +180,8 @@ class Store {
   std::uint64_t revision_ = 0;          // last assigned
   std::uint64_t visible_revision_ = 0;  // last durable and dispatched
   std::uint64_t compacted_floor_ = 0;   // no history is kept before this, for any resource
+  // when_visible() callbacks by the revision they wait for (guarded by mu_).
+  std::multimap<std::uint64_t, std::function<void()>> visible_waiters_;
 
   // Guards watchers_. Lock order: mu_ before watch_mu_.
   mutable std::mutex watch_mu_;

@@ -256,6 +256,36 @@ Result<ObjectPtr, StoreError> write_async(Store& store, ResourceId r, Store::Op 
   return done.get_future().get();
 }
 
+// What a writer that lost a conflict relies on: once when_visible() calls
+// back, a read shows the write it lost to.
+TEST_F(PersistentStoreTest, WhenVisibleCallsBackOnceTheWriteCanBeRead) {
+  StoreOptions options;
+  options.fsync = true;  // a longer window in which the write is not visible
+  auto store = Store::open(dir_, options, factory, nullptr);
+  ASSERT_TRUE(store) << store.error();
+  const ResourceId pods = (*store)->resource("core/pods");
+  ASSERT_TRUE(write_async(**store, pods, Store::Op::kCreate, "a"));
+
+  for (int i = 0; i < 20; ++i) {
+    std::promise<void> durable;
+    Store::Write w;
+    w.resource = pods;
+    w.key = object_key("x", "a");
+    w.op = Store::Op::kUpdate;
+    w.build = [](std::uint64_t rev) { return make_object("x", "a", rev); };
+    (*store)->commit(std::move(w), [&](Result<ObjectPtr, StoreError>) { durable.set_value(); });
+    const std::uint64_t latest = (*store)->latest_revision();
+    std::promise<std::uint64_t> seen;
+    (*store)->when_visible(latest, [&] { seen.set_value((*store)->get(pods, "x/a")->revision); });
+    EXPECT_EQ(seen.get_future().get(), latest);
+    durable.get_future().get();
+  }
+  // Already visible: at once, on the caller's thread.
+  bool ran = false;
+  (*store)->when_visible((*store)->visible_revision(), [&] { ran = true; });
+  EXPECT_TRUE(ran);
+}
+
 TEST_F(PersistentStoreTest, ReopenRecoversObjectsRevisionAndHistory) {
   StoreOptions options;
   options.fsync = false;

@@ -1,0 +1,30 @@
+// The garbage collector as kcm runs it (upstream
+// newGarbageCollectorControllerDescriptor / startGarbageCollectorController):
+// skipped when --enable-garbage-collector=false.
+#include "controllers/garbagecollector/garbage_collector.h"
+
+#include <memory>
+
+#include "app/controller_descriptor.h"
+
+namespace kcm::app {
+
+ControllerDescriptor new_garbage_collector_controller_descriptor() {
+  namespace gc = controllers::garbagecollector;
+  return {
+      .name = gc::kControllerName,
+      .init = [](const ControllerContext& ctx) -> Result<std::unique_ptr<Controller>> {
+        if (!ctx.options.enable_garbage_collector) return std::unique_ptr<Controller>();
+        auto clients = ctx.client(gc::kControllerName);
+        if (!clients.ok()) return fail(clients.error());
+        auto controller = std::make_shared<gc::GarbageCollector>(
+            *clients, &ctx.informers, ctx.recorder(gc::kControllerName),
+            gc::GarbageCollectorOptions{.metrics = &ctx.metrics});
+        const int workers = ctx.options.concurrent_gc_syncs;
+        return make_controller(
+            [controller, workers](std::stop_token stop) { controller->run(workers, stop); });
+      },
+  };
+}
+
+}  // namespace kcm::app
