@@ -110,4 +110,26 @@ std::string_view go_json_type_name(const json::value& v) {
   }
 }
 
+bool is_empty_value(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::null:
+      return true;
+    case json::kind::bool_:
+      return !v.get_bool();
+    case json::kind::int64:
+      return v.get_int64() == 0;
+    case json::kind::uint64:
+      return v.get_uint64() == 0;
+    case json::kind::double_:
+      return v.get_double() == 0;
+    case json::kind::string:
+      return v.get_string().empty();
+    case json::kind::array:
+      return v.get_array().empty();
+    case json::kind::object:
+      return v.get_object().empty();
+  }
+  return false;
+}
+
 }  // namespace kcm::api

@@ -43,4 +43,8 @@ json::object& ensure_object(json::object& o, std::string_view key);
 // A string view of a JSON string value, or empty when `v` is null or not a string.
 std::string_view as_string_view(const json::value* v);
 
+// Whether `v` is what Go's omitempty leaves out and semantic equality treats
+// as absent: null, false, 0, "", [] or {}.
+bool is_empty_value(const json::value& v);
+
 }  // namespace kcm::api

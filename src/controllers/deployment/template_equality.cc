@@ -11,28 +11,6 @@ const json::value& null_value() {
   return kNull;
 }
 
-bool is_empty(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null:
-      return true;
-    case json::kind::bool_:
-      return !v.get_bool();
-    case json::kind::int64:
-      return v.get_int64() == 0;
-    case json::kind::uint64:
-      return v.get_uint64() == 0;
-    case json::kind::double_:
-      return v.get_double() == 0;
-    case json::kind::string:
-      return v.get_string().empty();
-    case json::kind::array:
-      return v.get_array().empty();
-    case json::kind::object:
-      return v.get_object().empty();
-  }
-  return false;
-}
-
 bool is_number(const json::value& v) {
   return v.is_int64() || v.is_uint64() || v.is_double();
 }
@@ -73,13 +51,13 @@ bool equal_objects(const json::object& a, const json::object& b, bool quantity_v
     }
   }
   for (const auto& kv : b) {
-    if (!a.contains(kv.key()) && !is_empty(kv.value())) return false;
+    if (!a.contains(kv.key()) && !api::is_empty_value(kv.value())) return false;
   }
   return true;
 }
 
 bool equal(const json::value& a, const json::value& b, bool quantities) {
-  if (is_empty(a) && is_empty(b)) return true;
+  if (api::is_empty_value(a) && api::is_empty_value(b)) return true;
   if (quantities && a.is_string() && b.is_string()) {
     return a.get_string() == b.get_string() || equal_quantities(a, b);
   }

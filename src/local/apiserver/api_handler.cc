@@ -20,13 +20,13 @@ bool ApiHandler::Call::has_param(std::string_view key) const {
   return params.find(key) != params.end();
 }
 
-ApiHandler::ApiHandler(RestStore& rest, const registry::ResourceTable& table, VersionInfo version,
-                       std::string server_address)
+ApiHandler::ApiHandler(RestStore& rest, const registry::ResourceCatalog& catalog,
+                       VersionInfo version, std::string server_address)
     : rest_(rest),
-      table_(table),
+      catalog_(catalog),
       version_(std::move(version)),
       server_address_(std::move(server_address)),
-      openapi_v2_(table) {}
+      openapi_v2_(catalog.builtins()) {}
 
 net::awaitable<void> ApiHandler::reply_json(Exchange& ex, int code, std::string body,
                                             std::string_view content_type) {
@@ -56,17 +56,21 @@ net::awaitable<void> ApiHandler::reply(Exchange& ex, Result<WriteResult, api::St
                       std::move(headers));
 }
 
-const std::string& ApiHandler::openapi(std::string_view path) {
-  std::call_once(openapi_once_, [this] {
-    json::object index = openapi_v3_index(table_).as_object();
+std::string ApiHandler::openapi(std::string_view path) {
+  std::lock_guard lock(openapi_mu_);
+  const std::uint64_t generation = catalog_.generation();
+  if (openapi_docs_.empty() || generation != openapi_generation_) {
+    const auto table = catalog_.snapshot();
+    openapi_docs_.clear();
+    json::object index = openapi_v3_index(*table).as_object();
     for (const auto& [gv, entry] : index.at("paths").as_object()) {
-      openapi_docs_[std::string(gv)] = json::serialize(openapi_v3_document(table_, gv));
+      openapi_docs_[std::string(gv)] = json::serialize(openapi_v3_document(*table, gv));
     }
     openapi_docs_[""] = json::serialize(index);
-  });
-  static const std::string kNone;
+    openapi_generation_ = generation;
+  }
   auto it = openapi_docs_.find(path);
-  return it == openapi_docs_.end() ? kNone : it->second;
+  return it == openapi_docs_.end() ? std::string() : it->second;
 }
 
 net::awaitable<void> ApiHandler::handle(Exchange& ex) {
@@ -85,7 +89,7 @@ net::awaitable<void> ApiHandler::handle(Exchange& ex) {
     co_await handle_non_resource(ex, path);
     co_return;
   }
-  Call call{ex, std::move(info), nullptr, params};
+  Call call{ex, std::move(info), catalog_.snapshot(), nullptr, params};
   co_await handle_resource(call);
 }
 
@@ -93,6 +97,7 @@ net::awaitable<void> ApiHandler::handle_non_resource(Exchange& ex, std::string_v
   const HttpRequest& req = ex.request();
   const bool is_get = req.method() == http::verb::get || req.method() == http::verb::head;
   const std::string accept(req[http::field::accept]);
+  const auto table = catalog_.snapshot();
 
   if (path == "/healthz" || path == "/livez" || path == "/readyz" ||
       path.starts_with("/healthz/") || path.starts_with("/livez/") ||
@@ -130,32 +135,32 @@ net::awaitable<void> ApiHandler::handle_non_resource(Exchange& ex, std::string_v
     if (!aggregated.empty()) {
       const std::string api_version = "apidiscovery.k8s.io/" + aggregated;
       co_await reply_json(
-          ex, 200, json::serialize(aggregated_discovery(table_, path == "/api", api_version)),
+          ex, 200, json::serialize(aggregated_discovery(*table, path == "/api", api_version)),
           fmt::format("application/json;g=apidiscovery.k8s.io;v={};as=APIGroupDiscoveryList",
                       aggregated));
       co_return;
     }
-    json::value doc = path == "/api" ? api_versions(server_address_) : api_group_list(table_);
+    json::value doc = path == "/api" ? api_versions(server_address_) : api_group_list(*table);
     co_await reply_json(ex, 200, json::serialize(doc));
     co_return;
   }
   const auto parts = split_path(path);
   if (parts.size() == 2 && parts[0] == "api") {
-    json::value doc = api_resource_list(table_, "", parts[1]);
+    json::value doc = api_resource_list(*table, "", parts[1]);
     if (!doc.is_null()) {
       co_await reply_json(ex, 200, json::serialize(doc));
       co_return;
     }
   }
   if (parts.size() == 2 && parts[0] == "apis") {
-    json::value doc = api_group(table_, parts[1]);
+    json::value doc = api_group(*table, parts[1]);
     if (!doc.is_null()) {
       co_await reply_json(ex, 200, json::serialize(doc));
       co_return;
     }
   }
   if (parts.size() == 3 && parts[0] == "apis") {
-    json::value doc = api_resource_list(table_, parts[1], parts[2]);
+    json::value doc = api_resource_list(*table, parts[1], parts[2]);
     if (!doc.is_null()) {
       co_await reply_json(ex, 200, json::serialize(doc));
       co_return;
@@ -174,7 +179,7 @@ net::awaitable<void> ApiHandler::handle_non_resource(Exchange& ex, std::string_v
     co_return;
   }
   if (path.starts_with("/openapi/v3/")) {
-    const std::string& doc = openapi(path.substr(std::string_view("/openapi/v3/").size()));
+    const std::string doc = openapi(path.substr(std::string_view("/openapi/v3/").size()));
     if (!doc.empty()) {
       co_await reply_json(ex, 200, doc);
       co_return;

@@ -14,6 +14,7 @@
 #include "local/apiserver/rest_store.h"
 #include "local/openapi_v2/service.h"
 #include "local/printers/table.h"
+#include "local/registry/resource_catalog.h"
 
 namespace kcm::local::apiserver {
 
@@ -25,7 +26,7 @@ struct VersionInfo {
 
 class ApiHandler {
  public:
-  ApiHandler(RestStore& rest, const registry::ResourceTable& table, VersionInfo version,
+  ApiHandler(RestStore& rest, const registry::ResourceCatalog& catalog, VersionInfo version,
              std::string server_address);
 
   net::awaitable<void> handle(Exchange& ex);
@@ -36,6 +37,8 @@ class ApiHandler {
   struct Call {
     Exchange& ex;
     RequestInfo info;
+    // The served resources when the request came in; keeps `resource` alive.
+    std::shared_ptr<const registry::ResourceTable> table;
     const ResourceInfo* resource = nullptr;
     boost::urls::params_view params;
     std::string param(std::string_view key) const;
@@ -80,13 +83,15 @@ class ApiHandler {
                            std::string_view continue_token) const;
   Result<ListRequest, api::Status> list_request(const Call& call) const;
 
-  // OpenAPI v3 documents, built once ("api/v1" -> document; "" -> the index).
-  const std::string& openapi(std::string_view path);
-  std::once_flag openapi_once_;
-  std::map<std::string, std::string, std::less<>> openapi_docs_;
+  // An OpenAPI v3 document ("api/v1"; "" for the index; empty when not
+  // served), rebuilt when the served resources change.
+  std::string openapi(std::string_view path);
+  std::mutex openapi_mu_;
+  std::uint64_t openapi_generation_ = 0;
+  std::map<std::string, std::string, std::less<>> openapi_docs_;  // empty: not built
 
   RestStore& rest_;
-  const registry::ResourceTable& table_;
+  const registry::ResourceCatalog& catalog_;
   VersionInfo version_;
   std::string server_address_;
   // GET /openapi/v2 (JSON or gnostic protobuf), built on first use.

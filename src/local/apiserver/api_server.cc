@@ -4,10 +4,12 @@
 #include <cstdlib>
 #include <future>
 
+#include "local/apiserver/crd_controller.h"
 #include "local/apiserver/stored_codec.h"
 #include "local/pki/certificates.h"
 #include "local/pki/kubeconfig.h"
 #include "local/pki/tls_context.h"
+#include "local/registry/custom_resources.h"
 
 namespace kcm::local::apiserver {
 
@@ -44,7 +46,7 @@ Result<void> seed_namespaces(RestStore& rest, const registry::ResourceTable& tab
 Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& options,
                                                     std::vector<std::string>* warnings) {
   std::unique_ptr<ApiServer> server(new ApiServer());
-  server->table_ = registry::builtin_resources();
+  server->catalog_ = std::make_unique<registry::ResourceCatalog>(registry::builtin_resources());
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec)
@@ -58,20 +60,27 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& opti
   storage::StoreOptions store_options;
   store_options.fsync = options.fsync;
   store_options.history_per_resource = options.history_per_resource;
-  const registry::ResourceTable& table = server->table_;
+  const registry::ResourceTable& table = server->catalog_->builtins();
   auto factory = [&table](std::string_view resource,
                           std::string json) -> Result<storage::ObjectPtr> {
     const ResourceInfo* info = table.find_store_name(resource);
-    if (info == nullptr) return fail("unknown resource " + std::string(resource));
+    // Custom resources: their CRDs are read only after recovery, and nothing
+    // but name and namespace is selectable on them.
+    if (info == nullptr) return decode_stored(registry::custom_storage_info(), std::move(json));
     return decode_stored(*info, std::move(json));
   };
   auto store = storage::Store::open(options.data_dir / "store", store_options, factory, warnings);
   if (!store) return fail(store.error());
   server->store_ = std::move(*store);
-  server->rest_ = std::make_unique<RestStore>(*server->store_, server->table_);
-  if (auto seeded = seed_namespaces(*server->rest_, server->table_); !seeded) {
+  server->rest_ = std::make_unique<RestStore>(*server->store_, table);
+  if (auto seeded = seed_namespaces(*server->rest_, table); !seeded) {
     return fail(seeded.error());
   }
+
+  // Serve the stored CRDs' resources before the first request.
+  auto crds = CrdController::start(*server->rest_, *server->catalog_);
+  if (!crds) return fail(crds.error());
+  server->crd_controller_ = std::move(*crds);
 
   auto tls = std::make_shared<net::ssl::context>(net::ssl::context::tls_server);
   if (auto ok = pki::configure_server_tls(*tls, *creds); !ok) return fail(ok.error());
@@ -79,7 +88,7 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& opti
   const std::string display_host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host;
   server->host_ = display_host;
   server->handler_ =
-      std::make_unique<ApiHandler>(*server->rest_, server->table_, options.version,
+      std::make_unique<ApiHandler>(*server->rest_, *server->catalog_, options.version,
                                    display_host + ":" + std::to_string(options.port));
   HttpServerOptions http_options;
   http_options.host = options.host;
@@ -119,6 +128,7 @@ ApiServer::~ApiServer() {
   stop();
   http_.reset();
   handler_.reset();
+  crd_controller_.reset();  // before the REST store it writes through
   rest_.reset();
   store_.reset();  // flushes the log
 }

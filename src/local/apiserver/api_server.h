@@ -9,6 +9,8 @@
 
 #include "api/result.h"
 #include "local/apiserver/api_handler.h"
+#include "local/apiserver/crd_controller.h"
+#include "local/registry/resource_catalog.h"
 
 namespace kcm::local::apiserver {
 
@@ -36,16 +38,19 @@ class ApiServer {
   const std::filesystem::path& kubeconfig() const { return kubeconfig_; }
   storage::Store& store() { return *store_; }
   RestStore& rest() { return *rest_; }
-  const registry::ResourceTable& resources() const { return table_; }
+  // The built-in kinds (fixed); catalog() also has the custom resources.
+  const registry::ResourceTable& resources() const { return catalog_->builtins(); }
+  const registry::ResourceCatalog& catalog() const { return *catalog_; }
 
   void stop();
 
  private:
   ApiServer() = default;
 
-  registry::ResourceTable table_;
+  std::unique_ptr<registry::ResourceCatalog> catalog_;
   std::unique_ptr<storage::Store> store_;
   std::unique_ptr<RestStore> rest_;
+  std::unique_ptr<CrdController> crd_controller_;
   std::unique_ptr<ApiHandler> handler_;
   std::unique_ptr<HttpServer> http_;
   std::string host_;

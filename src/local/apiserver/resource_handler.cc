@@ -20,6 +20,7 @@
 #include "local/apiserver/ids.h"
 #include "local/apiserver/pod_binding.h"
 #include "local/apiserver/stored_codec.h"
+#include "local/printers/custom_columns.h"
 #include "local/printers/printers.h"
 #include "local/protobuf/decode.h"
 
@@ -58,6 +59,36 @@ Result<json::value, api::Status> decode_delete_options(const ResourceInfo& resou
     return protobuf::decode_protobuf_object(body, gvk, *type);
   }
   return decode_body(content_type, body);
+}
+
+// check_body for kinds without a built-in type definition (custom
+// resources): the fields their schema does not declare are unknown fields.
+Result<std::vector<std::string>, api::Status> check_custom_body(const ResourceInfo& resource,
+                                                                const WriteOptions& options,
+                                                                std::string_view content_type,
+                                                                std::string_view body) {
+  if (options.field_validation == WriteOptions::FieldValidation::kIgnore) {
+    return std::vector<std::string>();
+  }
+  auto decoded = decode_body(content_type, body);
+  if (!decoded || !decoded->is_object()) return std::vector<std::string>();  // reported elsewhere
+  auto unknown = resource.strategy->unknown_fields(decoded->get_object());
+  if (!unknown || unknown->empty()) return std::vector<std::string>();
+  std::vector<std::string> messages;
+  for (const auto& path : *unknown)
+    messages.push_back(fmt::format("unknown field {}", api::go_quote(path)));
+  if (options.field_validation == WriteOptions::FieldValidation::kStrict) {
+    return fail(api::bad_request(api::schema::cannot_handle_message(
+        resource.kind, resource.gvr.version, api::schema::strict_decoding_message(messages))));
+  }
+  return messages;
+}
+
+// upstream crdHandler's answer to a create while the CRD is being deleted.
+api::Status terminating_create_refused() {
+  return api::Status{"Failure",
+                     "create not allowed while custom resource definition is terminating",
+                     std::string(api::reason::kMethodNotAllowed), api::StatusDetails{}, 405};
 }
 
 }  // namespace
@@ -101,7 +132,9 @@ Result<std::vector<std::string>, api::Status> ApiHandler::check_body(const Call&
                                                                      std::string_view content_type,
                                                                      std::string_view body) const {
   const api::GroupVersionKind gvk = call.resource->gvk();
-  if (api::schema::Registry::builtin().root(gvk) == nullptr) return std::vector<std::string>();
+  if (api::schema::Registry::builtin().root(gvk) == nullptr) {
+    return check_custom_body(*call.resource, options, content_type, body);
+  }
   api::schema::FieldValidation validation = api::schema::FieldValidation::kWarn;
   if (options.field_validation == WriteOptions::FieldValidation::kIgnore) {
     validation = api::schema::FieldValidation::kIgnore;
@@ -141,8 +174,6 @@ std::string ApiHandler::render_table(const Call& call, const printers::TableOpti
                                      std::string_view resource_version,
                                      std::string_view continue_token) const {
   const ResourceInfo& r = *call.resource;
-  const printers::TablePrinter* printer = printers::find_printer(r.gvr.group, r.kind);
-  if (printer == nullptr) printer = &printers::default_printer();
   std::vector<json::object> parsed;
   parsed.reserve(objects.size());
   for (const auto* o : objects)
@@ -150,8 +181,22 @@ std::string ApiHandler::render_table(const Call& call, const printers::TableOpti
   std::vector<const json::object*> pointers;
   for (const auto& o : parsed)
     pointers.push_back(&o);
-  return json::serialize(printers::to_table(*printer, pointers, options, resource_version,
-                                            continue_token, std::chrono::system_clock::now()));
+  const auto now = std::chrono::system_clock::now();
+  if (!r.printer_columns.empty()) {
+    std::vector<printers::CustomColumn> columns;
+    for (const auto& c : r.printer_columns)
+      columns.push_back({c.name, c.type, c.format, c.description, c.priority, c.json_path});
+    // The CRD's columns were validated; upstream falls back to the default
+    // printer when one still cannot be used.
+    if (auto printer = printers::CustomColumnsPrinter::create(columns)) {
+      return json::serialize(
+          (*printer)->to_table(pointers, options, resource_version, continue_token, now));
+    }
+  }
+  const printers::TablePrinter* printer = printers::find_printer(r.gvr.group, r.kind);
+  if (printer == nullptr) printer = &printers::default_printer();
+  return json::serialize(
+      printers::to_table(*printer, pointers, options, resource_version, continue_token, now));
 }
 
 Result<ListRequest, api::Status> ApiHandler::list_request(const Call& call) const {
@@ -201,7 +246,7 @@ Result<ListRequest, api::Status> ApiHandler::list_request(const Call& call) cons
 
 net::awaitable<void> ApiHandler::handle_resource(Call& call) {
   const RequestInfo& info = call.info;
-  const ResourceInfo* resource = table_.find(info.group, info.version, info.resource);
+  const ResourceInfo* resource = call.table->find(info.group, info.version, info.resource);
   // A namespaced kind needs a namespace except to list/watch across all of
   // them; a cluster-scoped kind never has one.
   const bool across = info.namespace_.empty() && (info.verb == "list" || info.verb == "watch");
@@ -319,6 +364,12 @@ net::awaitable<void> ApiHandler::list(Call& call) {
 }
 
 net::awaitable<void> ApiHandler::create(Call& call) {
+  if (call.resource->terminating) {
+    // (Built outside the co_await: GCC 12 miscompiles braced lists in coroutine calls.)
+    const api::Status refused = terminating_create_refused();
+    co_await reply_error(call.ex, refused);
+    co_return;
+  }
   auto options = write_options(call);
   if (!options) {
     co_await reply_error(call.ex, options.error());
@@ -574,24 +625,77 @@ net::awaitable<void> ApiHandler::remove_collection(Call& call) {
 
 namespace {
 
-// The autoscaling/v1 Scale of a Deployment or ReplicaSet.
-json::object to_scale(const json::object& obj) {
+// The members of a simple JSON path (".spec.replicas" -> spec, replicas),
+// the only form scale subresource paths may take.
+std::vector<std::string> path_members(std::string_view path) {
+  std::vector<std::string> out;
+  if (path.starts_with('.')) path.remove_prefix(1);
+  while (!path.empty()) {
+    const auto dot = path.find('.');
+    out.emplace_back(path.substr(0, dot));
+    if (dot == std::string_view::npos) break;
+    path.remove_prefix(dot + 1);
+  }
+  return out;
+}
+
+const json::value* value_at(const json::object& obj, std::string_view path) {
+  const json::object* o = &obj;
+  const json::value* v = nullptr;
+  for (const auto& member : path_members(path)) {
+    if (o == nullptr) return nullptr;
+    v = o->if_contains(member);
+    if (v == nullptr) return nullptr;
+    o = v->if_object();
+  }
+  return v;
+}
+
+void set_at(json::object& obj, std::string_view path, json::value value) {
+  const auto members = path_members(path);
+  if (members.empty()) return;
+  json::object* o = &obj;
+  for (std::size_t i = 0; i + 1 < members.size(); ++i)
+    o = &api::ensure_object(*o, members[i]);
+  (*o)[members.back()] = std::move(value);
+}
+
+// Where a kind keeps what its Scale shows: a custom resource's declared
+// paths, else the built-in workloads' spec.replicas, status.replicas and
+// spec.selector.
+registry::ScalePaths scale_paths(const ResourceInfo& r) {
+  if (r.scale_paths) return *r.scale_paths;
+  return {".spec.replicas", ".status.replicas", ""};
+}
+
+// The autoscaling/v1 Scale of a Deployment, a ReplicaSet or a custom resource.
+json::object to_scale(const ResourceInfo& r, const json::object& obj) {
   json::object meta;
   if (const json::object* m = api::find_object(obj, "metadata")) {
     for (const char* k : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
       if (const json::value* v = m->if_contains(k)) meta[k] = *v;
     }
   }
-  std::int64_t spec_replicas = 1;
+  const registry::ScalePaths paths = scale_paths(r);
+  auto int_at = [&obj](std::string_view path, std::int64_t absent) {
+    const json::value* v = value_at(obj, path);
+    if (v != nullptr && v->is_int64()) return v->get_int64();
+    if (v != nullptr && v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
+    return absent;
+  };
+  // Built-in workloads default spec.replicas to 1; custom resources read 0.
+  const std::int64_t spec_replicas = int_at(paths.spec_replicas, r.scale_paths ? 0 : 1);
+  const std::int64_t status_replicas = int_at(paths.status_replicas, 0);
   std::string selector;
-  if (const json::object* spec = api::find_object(obj, "spec")) {
-    spec_replicas = api::find_int(*spec, "replicas").value_or(1);
+  if (r.scale_paths) {
+    if (!paths.label_selector.empty()) {
+      if (const json::value* v = value_at(obj, paths.label_selector); v && v->is_string()) {
+        selector = std::string(v->get_string());
+      }
+    }
+  } else if (const json::object* spec = api::find_object(obj, "spec")) {
     auto parsed = api::label_selector_from_json(spec->if_contains("selector"));
     if (parsed) selector = api::format_label_selector(*parsed);
-  }
-  std::int64_t status_replicas = 0;
-  if (const json::object* status = api::find_object(obj, "status")) {
-    status_replicas = api::find_int(*status, "replicas").value_or(0);
   }
   json::object status{{"replicas", status_replicas}};
   if (!selector.empty()) status["selector"] = selector;
@@ -613,7 +717,7 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
       co_await reply_error(call.ex, object.error());
       co_return;
     }
-    co_await reply_json(call.ex, 200, json::serialize(to_scale(parse_stored(**object))));
+    co_await reply_json(call.ex, 200, json::serialize(to_scale(r, parse_stored(**object))));
     co_return;
   }
   auto options = write_options(call);
@@ -629,9 +733,9 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
     rest_.update_with(
         r, call.info.namespace_, name, Subresource::kNone,
-        [media, body, is_update,
+        [&r, media, body, is_update,
          name](const json::object& current) -> Result<json::object, api::Status> {
-          const json::object scale = to_scale(current);
+          const json::object scale = to_scale(r, current);
           json::value next_scale;
           if (is_update) {
             const api::GroupVersionKind scale_kind{"autoscaling", "v1", "Scale"};
@@ -654,7 +758,7 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
                                                    "must be greater than or equal to 0")}));
           }
           json::object next = current;
-          api::ensure_object(next, "spec")["replicas"] = replicas;
+          set_at(next, scale_paths(r).spec_replicas, replicas);
           // The Scale's resourceVersion is a precondition on the object.
           json::object& meta = api::ensure_object(next, "metadata");
           meta.erase("resourceVersion");
@@ -668,7 +772,7 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
         *options, done);
   });
   if (result && result->object && !result->body) {
-    result->body = json::value(to_scale(parse_stored(*result->object)));
+    result->body = json::value(to_scale(r, parse_stored(*result->object)));
   }
   co_await reply(call.ex, std::move(result));
 }

@@ -717,6 +717,8 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
     remove_namespace(info, std::move(obj), *current, options, std::move(done));
     return;
   }
+  // Kinds that clean up after themselves first (CRDs add their finalizer).
+  if (!has_deletion_timestamp(obj)) info.strategy->prepare_for_delete(obj);
   // Negative periods mean 1s on the delete path (only the kubelet may use 0 by itself).
   if (options.grace_period_seconds && *options.grace_period_seconds < 0) {
     options.grace_period_seconds = 1;

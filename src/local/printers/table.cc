@@ -59,6 +59,15 @@ json::object column_to_json(const ColumnDefinition& column) {
 json::object to_table(const TablePrinter& printer, const std::vector<const json::object*>& objects,
                       const TableOptions& options, std::string_view list_resource_version,
                       std::string_view continue_token, TimePoint now) {
+  return to_table(printer.columns, printer.print_row, printer.null_rows_when_empty, objects,
+                  options, list_resource_version, continue_token, now);
+}
+
+json::object to_table(std::span<const ColumnDefinition> column_definitions,
+                      const RowPrinter& print_row, bool null_rows_when_empty,
+                      const std::vector<const json::object*>& objects, const TableOptions& options,
+                      std::string_view list_resource_version, std::string_view continue_token,
+                      TimePoint now) {
   const std::string_view api_version = table_api_version(options.version);
   json::object table;
   table["kind"] = "Table";
@@ -73,7 +82,7 @@ json::object to_table(const TablePrinter& printer, const std::vector<const json:
     table["columnDefinitions"] = nullptr;
   } else {
     json::array columns;
-    for (const ColumnDefinition& column : printer.columns) {
+    for (const ColumnDefinition& column : column_definitions) {
       if (!options.wide && column.priority != 0) continue;
       columns.push_back(column_to_json(column));
     }
@@ -84,14 +93,14 @@ json::object to_table(const TablePrinter& printer, const std::vector<const json:
   json::array rows;
   for (const json::object* object : objects) {
     if (object == nullptr) continue;
-    Row row = printer.print_row(*object, context);
+    Row row = print_row(*object, context);
     json::object out;
     out["cells"] = std::move(row.cells);
     if (!row.conditions.empty()) out["conditions"] = std::move(row.conditions);
     out["object"] = row_object(*object, options.include_object, api_version);
     rows.push_back(std::move(out));
   }
-  if (rows.empty() && printer.null_rows_when_empty) {
+  if (rows.empty() && null_rows_when_empty) {
     table["rows"] = nullptr;
   } else {
     table["rows"] = std::move(rows);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,13 @@ std::string_view table_api_version(TableVersion version);
 // omitted when empty), columnDefinitions, then one row per object in order.
 // Null entries in `objects` are skipped.
 json::object to_table(const TablePrinter& printer, const std::vector<const json::object*>& objects,
+                      const TableOptions& options, std::string_view list_resource_version,
+                      std::string_view continue_token, TimePoint now);
+
+// The same for printers built at run time (custom resources' columns).
+using RowPrinter = std::function<Row(const json::object& object, const PrintContext& context)>;
+json::object to_table(std::span<const ColumnDefinition> columns, const RowPrinter& print_row,
+                      bool null_rows_when_empty, const std::vector<const json::object*>& objects,
                       const TableOptions& options, std::string_view list_resource_version,
                       std::string_view continue_token, TimePoint now);
 

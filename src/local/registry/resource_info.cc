@@ -28,6 +28,13 @@ const ResourceInfo* ResourceTable::find_store_name(std::string_view store_name) 
   return nullptr;
 }
 
+std::shared_ptr<const ResourceInfo> ResourceTable::share(const ResourceInfo* info) const {
+  for (const auto& r : resources_) {
+    if (r.get() == info) return r;
+  }
+  return nullptr;
+}
+
 namespace {
 
 const std::vector<std::string> kAllVerbs = {"create", "delete", "deletecollection", "get",
@@ -151,6 +158,19 @@ ResourceTable builtin_resources() {
              .storage = "core/events",
              .conversion = events_to_core_conversion(),
              .strategy = events_event_strategy()});
+  table.add({.gvr = {"apiextensions.k8s.io", "v1", "customresourcedefinitions"},
+             .kind = "CustomResourceDefinition",
+             .singular = "customresourcedefinition",
+             .namespaced = false,
+             .short_names = {"crd", "crds"},
+             .categories = {"api-extensions"},
+             .verbs = kAllVerbs,
+             .subresources = {{"status",
+                               {"apiextensions.k8s.io", "v1", "CustomResourceDefinition"},
+                               kStatusVerbs}},
+             .selectable_fields = fields({}),
+             .delete_returns_object = false,
+             .strategy = custom_resource_definition_strategy()});
   return table;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,25 @@ struct SubresourceInfo {
   std::vector<std::string> verbs;
 };
 
+// A custom resource's additionalPrinterColumns entry: a Table column whose
+// cells come from `json_path` (kubectl's JSONPath dialect).
+struct PrinterColumn {
+  std::string name;
+  std::string type;  // integer, number, string, boolean, date
+  std::string format;
+  std::string description;
+  int priority = 0;
+  std::string json_path;
+};
+
+// A custom resource's scale subresource: where autoscaling/v1 Scale's fields
+// live in the object (JSON paths such as ".spec.replicas").
+struct ScalePaths {
+  std::string spec_replicas;
+  std::string status_replicas;
+  std::string label_selector;  // empty: none
+};
+
 struct ResourceInfo {
   api::GroupVersionResource gvr;
   std::string kind;
@@ -48,6 +68,12 @@ struct ResourceInfo {
   std::string storage;
   std::shared_ptr<const Conversion> conversion;
   std::shared_ptr<const Strategy> strategy;
+  // Custom resources only: the Table columns (empty: the built-in printer or
+  // the default one) and the scale subresource's paths.
+  std::vector<PrinterColumn> printer_columns;
+  std::optional<ScalePaths> scale_paths;
+  // A custom resource whose CRD is being deleted: no new objects.
+  bool terminating = false;
 
   api::GroupVersionKind gvk() const { return {gvr.group, gvr.version, kind}; }
   api::GroupResource group_resource() const { return gvr.group_resource(); }
@@ -79,10 +105,13 @@ class ResourceTable {
   void add(ResourceInfo info) {
     resources_.push_back(std::make_shared<const ResourceInfo>(std::move(info)));
   }
+  void add(std::shared_ptr<const ResourceInfo> info) { resources_.push_back(std::move(info)); }
   const ResourceInfo* find(std::string_view group, std::string_view version,
                            std::string_view resource) const;
   const ResourceInfo* find_kind(std::string_view group, std::string_view kind) const;
   const ResourceInfo* find_store_name(std::string_view store_name) const;
+  // The shared entry behind `info` (null when `info` is not in this table).
+  std::shared_ptr<const ResourceInfo> share(const ResourceInfo* info) const;
   const std::vector<std::shared_ptr<const ResourceInfo>>& all() const { return resources_; }
 
  private:

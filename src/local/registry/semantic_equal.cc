@@ -3,28 +3,6 @@
 namespace kcm::local::registry {
 namespace {
 
-bool is_empty(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null:
-      return true;
-    case json::kind::bool_:
-      return !v.get_bool();
-    case json::kind::int64:
-      return v.get_int64() == 0;
-    case json::kind::uint64:
-      return v.get_uint64() == 0;
-    case json::kind::double_:
-      return v.get_double() == 0;
-    case json::kind::string:
-      return v.get_string().empty();
-    case json::kind::array:
-      return v.get_array().empty();
-    case json::kind::object:
-      return v.get_object().empty();
-  }
-  return false;
-}
-
 bool is_number(const json::value& v) {
   return v.is_int64() || v.is_uint64() || v.is_double();
 }
@@ -37,7 +15,7 @@ bool semantic_equal(const json::value* a, const json::value* b) {
 }
 
 bool semantic_equal(const json::value& a, const json::value& b) {
-  if (is_empty(a) && is_empty(b)) return true;
+  if (api::is_empty_value(a) && api::is_empty_value(b)) return true;
   if (is_number(a) && is_number(b)) return a.to_number<double>() == b.to_number<double>();
   if (a.kind() != b.kind()) return false;
   if (const json::object* oa = a.if_object()) {
@@ -46,7 +24,7 @@ bool semantic_equal(const json::value& a, const json::value& b) {
       if (!semantic_equal(&kv.value(), ob.if_contains(kv.key()))) return false;
     }
     for (const auto& kv : ob) {
-      if (!oa->contains(kv.key()) && !is_empty(kv.value())) return false;
+      if (!oa->contains(kv.key()) && !api::is_empty_value(kv.value())) return false;
     }
     return true;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "local/registry/resource_info.h"
 #include "local/registry/strategy.h"
@@ -18,6 +19,12 @@ std::shared_ptr<const Strategy> replica_set_strategy();
 std::shared_ptr<const Strategy> lease_strategy();
 std::shared_ptr<const Strategy> resource_quota_strategy();
 std::shared_ptr<const Strategy> limit_range_strategy();
+std::shared_ptr<const Strategy> custom_resource_definition_strategy();
+
+// Sets a CRD status condition, keeping lastTransitionTime when the status
+// does not change (upstream apiextensions SetCRDCondition).
+void set_crd_condition(json::object& crd, std::string_view type, std::string_view status,
+                       std::string_view reason, std::string_view message);
 
 // events.k8s.io/v1 Event <-> core/v1 Event (event_conversion.cc).
 std::shared_ptr<const Conversion> events_to_core_conversion();

@@ -33,6 +33,14 @@ class Strategy {
   virtual void prepare_for_status_update(json::object& /*obj*/, const json::object& /*old*/) const {
   }
 
+  // Custom resources: the paths of `obj` that their schema does not declare
+  // (`spec.foo`), which fieldValidation reports as unknown fields; nullopt for
+  // kinds whose bodies are checked against their built-in type definition.
+  virtual std::optional<std::vector<std::string>> unknown_fields(
+      const json::object& /*obj*/) const {
+    return std::nullopt;
+  }
+
   // Kind-specific validation (metadata is validated generically).
   virtual api::FieldErrors validate(const json::object& /*obj*/) const { return {}; }
   virtual api::FieldErrors validate_update(const json::object& obj,
@@ -50,6 +58,11 @@ class Strategy {
       const json::object& /*obj*/, std::optional<std::int64_t> /*requested*/) const {
     return std::nullopt;
   }
+
+  // The first DELETE of an object, before finalizers are looked at: a kind that
+  // must clean up first adds its own finalizer here (CRDs: the cleanup of
+  // their custom objects), as upstream's REST Delete overrides do.
+  virtual void prepare_for_delete(json::object& /*obj*/) const {}
 
   // Whether something besides metadata.finalizers keeps an object that is
   // being deleted (a namespace's spec.finalizers).
