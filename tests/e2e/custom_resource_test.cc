@@ -153,3 +153,72 @@ TEST(EcsBindCrdTest, ExampleCrdServesEcsBinds) {
 
 }  // namespace
 }  // namespace kcm::e2e
+
+namespace kcm::e2e {
+namespace {
+
+// Two served versions sharing one storage version, the scale subresource
+// through the CRD's paths, and a category, with the dispatcher kubectl.
+TEST(CustomResourceVersionsTest, VersionsScaleAndCategories) {
+  LocalCluster cluster;
+  Kubectl kubectl(cluster);
+  const std::string schema =
+      "      schema:\n        openAPIV3Schema:\n          type: object\n"
+      "          properties:\n"
+      "            spec:\n              type: object\n              properties:\n"
+      "                replicas: {type: integer}\n"
+      "            status:\n              type: object\n              properties:\n"
+      "                replicas: {type: integer}\n                selector: {type: string}\n";
+  const std::string subresources =
+      "      subresources:\n        status: {}\n        scale:\n"
+      "          specReplicasPath: .spec.replicas\n"
+      "          statusReplicasPath: .status.replicas\n"
+      "          labelSelectorPath: .status.selector\n";
+  const std::string crd =
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+      "metadata: {name: pools.scale.e2e.kcm.dev}\n"
+      "spec:\n  group: scale.e2e.kcm.dev\n  scope: Namespaced\n"
+      "  names: {plural: pools, singular: pool, kind: Pool, categories: [e2e-things]}\n"
+      "  versions:\n"
+      "    - name: v1beta1\n      served: true\n      storage: false\n" +
+      subresources + schema + "    - name: v1\n      served: true\n      storage: true\n" +
+      subresources + schema;
+  CommandResult r = kubectl({"apply", "-f", "-"}, crd);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = kubectl({"wait", "--for=condition=Established", "crd/pools.scale.e2e.kcm.dev"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+
+  // Written through v1beta1, read through both versions.
+  r = kubectl({"create", "-f", "-"},
+              "apiVersion: scale.e2e.kcm.dev/v1beta1\nkind: Pool\nmetadata: {name: p, "
+              "namespace: default}\nspec: {replicas: 1}\n");
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = kubectl({"get", "--raw", "/apis/scale.e2e.kcm.dev/v1/namespaces/default/pools/p"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_THAT(r.out, HasSubstr("\"apiVersion\":\"scale.e2e.kcm.dev/v1\""));
+  r = kubectl({"get", "--raw", "/apis/scale.e2e.kcm.dev/v1beta1/namespaces/default/pools/p"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_THAT(r.out, HasSubstr("\"apiVersion\":\"scale.e2e.kcm.dev/v1beta1\""));
+
+  // kubectl scale goes through the scale subresource and the CRD's paths.
+  r = kubectl({"patch", "pools.scale.e2e.kcm.dev", "p", "-n", "default", "--subresource=status",
+               "--type=merge", "-p", R"({"status":{"replicas":1,"selector":"app=p"}})"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = kubectl({"scale", "pools.scale.e2e.kcm.dev/p", "-n", "default", "--replicas=3"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = kubectl(
+      {"get", "pools.scale.e2e.kcm.dev", "p", "-n", "default", "-o", "jsonpath={.spec.replicas}"});
+  EXPECT_EQ(r.out, "3");
+  r = kubectl({"get", "--raw", "/apis/scale.e2e.kcm.dev/v1/namespaces/default/pools/p/scale"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_THAT(r.out,
+              HasSubstr(R"("spec":{"replicas":3},"status":{"replicas":1,"selector":"app=p"})"));
+
+  // The category names the resource.
+  r = kubectl({"get", "e2e-things", "-n", "default", "-o", "name"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, "pool.scale.e2e.kcm.dev/p\n");
+}
+
+}  // namespace
+}  // namespace kcm::e2e
