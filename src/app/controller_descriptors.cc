@@ -14,10 +14,8 @@ ControllerDescriptor new_garbage_collector_controller_descriptor();
 const std::vector<ControllerDescriptor>& controller_descriptors() {
   static const std::vector<ControllerDescriptor> all = [] {
     std::vector<ControllerDescriptor> descriptors = {
-        new_garbage_collector_controller_descriptor(),
-        new_replica_set_controller_descriptor(),
-        new_deployment_controller_descriptor(),
-        new_namespace_controller_descriptor(),
+        new_garbage_collector_controller_descriptor(), new_replica_set_controller_descriptor(),
+        new_deployment_controller_descriptor(),        new_namespace_controller_descriptor(),
         new_pod_counter_controller_descriptor(),
     };
     std::sort(descriptors.begin(), descriptors.end(),

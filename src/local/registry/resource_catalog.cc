@@ -3,8 +3,7 @@
 namespace kcm::local::registry {
 
 ResourceCatalog::ResourceCatalog(ResourceTable builtins)
-    : builtins_(std::make_shared<const ResourceTable>(std::move(builtins))),
-      current_(builtins_) {}
+    : builtins_(std::make_shared<const ResourceTable>(std::move(builtins))), current_(builtins_) {}
 
 std::shared_ptr<const ResourceTable> ResourceCatalog::snapshot() const {
   std::lock_guard lock(mu_);
