@@ -7,6 +7,7 @@
 #include "local/apiserver/body_codec.h"
 #include "local/apiserver/discovery.h"
 #include "local/apiserver/openapi.h"
+#include "local/apiserver/partial_object_metadata.h"
 
 namespace kcm::local::apiserver {
 
@@ -42,18 +43,68 @@ net::awaitable<void> ApiHandler::reply_error(Exchange& ex, const api::Status& st
                       json::serialize(status.to_json()), std::move(headers));
 }
 
-net::awaitable<void> ApiHandler::reply(Exchange& ex, Result<WriteResult, api::Status> result,
+net::awaitable<void> ApiHandler::reply(Call& call, Result<WriteResult, api::Status> result,
                                        std::vector<std::string> warnings) {
   if (!result) {
-    co_await reply_error(ex, result.error());
+    co_await reply_error(call.ex, result.error());
     co_return;
   }
-  std::string body = result->body ? json::serialize(*result->body) : result->object->json;
+  auto body =
+      shape_object(call, result->body ? json::serialize(*result->body) : result->object->json);
+  if (!body) {
+    // Upstream converts after the write, so the write stands.
+    co_await reply_error(call.ex, body.error());
+    co_return;
+  }
   Exchange::Headers headers;
   for (const auto& w : warnings)
     headers.emplace_back("Warning", "299 - " + api::go_quote(w));
-  co_await ex.respond(static_cast<http::status>(result->code), "application/json", std::move(body),
-                      std::move(headers));
+  co_await call.ex.respond(static_cast<http::status>(result->code), "application/json",
+                           std::move(*body), std::move(headers));
+}
+
+bool ApiHandler::is_custom_resource(const ResourceInfo& r) const {
+  return catalog_.builtins().find(r.gvr.group, r.gvr.version, r.gvr.resource) == nullptr;
+}
+
+Result<std::string, api::Status> ApiHandler::shape_object(const Call& call,
+                                                          std::string object_json) const {
+  const OutputShape shape = call.output.shape;
+  if (shape != OutputShape::kPartialObjectMetadata &&
+      shape != OutputShape::kPartialObjectMetadataList) {
+    return object_json;
+  }
+  json::object object = json::parse(object_json).as_object();
+  const std::string_view kind = api::find_string(object, "kind").value_or("");
+  if (kind == "Status") return object_json;
+  if (shape == OutputShape::kPartialObjectMetadata) {
+    return json::serialize(as_partial_object_metadata(object, call.output.meta_api_version()));
+  }
+  const ResourceInfo& r = *call.resource;
+  const api::GroupVersion gv =
+      api::GroupVersion::parse(api::find_string(object, "apiVersion").value_or(""));
+  // Subresource bodies (a Scale) are built-in kinds even for custom resources.
+  const bool own_kind = kind == r.kind && gv.group == r.gvr.group;
+  return fail(partial_metadata_list_of_object(
+      go_response_type(gv.group, kind, own_kind && is_custom_resource(r), false)));
+}
+
+Result<std::string, api::Status> ApiHandler::shape_list(
+    const Call& call, std::uint64_t revision, std::string_view continue_token,
+    std::optional<std::int64_t> remaining, const std::vector<storage::ObjectPtr>& items) const {
+  const ResourceInfo& r = *call.resource;
+  switch (call.output.shape) {
+    case OutputShape::kPartialObjectMetadataList:
+      return encode_partial_object_metadata_list(call.output.meta_api_version(), revision,
+                                                 continue_token, remaining, items);
+    case OutputShape::kPartialObjectMetadata:
+      return fail(partial_metadata_of_list(
+          go_response_type(r.gvr.group, r.kind, is_custom_resource(r), true)));
+    case OutputShape::kObject:
+    case OutputShape::kTable:
+      break;
+  }
+  return encode_list(r.api_version(), r.kind + "List", revision, continue_token, remaining, items);
 }
 
 std::string ApiHandler::openapi(std::string_view path) {

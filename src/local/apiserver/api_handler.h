@@ -10,6 +10,7 @@
 #include <string>
 
 #include "local/apiserver/http_server.h"
+#include "local/apiserver/output_negotiation.h"
 #include "local/apiserver/request_info.h"
 #include "local/apiserver/rest_store.h"
 #include "local/openapi_v2/service.h"
@@ -41,6 +42,8 @@ class ApiHandler {
     std::shared_ptr<const registry::ResourceTable> table;
     const ResourceInfo* resource = nullptr;
     boost::urls::params_view params;
+    // The response shape the Accept header asked for (set once the resource is known).
+    OutputFormat output;
     std::string param(std::string_view key) const;
     bool has_param(std::string_view key) const;
   };
@@ -58,10 +61,19 @@ class ApiHandler {
   net::awaitable<void> scale(Call& call);
   net::awaitable<void> binding(Call& call);
 
-  // Writes a REST store result: the object (or the given body) or the Status,
-  // with `warnings` as Warning headers.
-  net::awaitable<void> reply(Exchange& ex, Result<WriteResult, api::Status> result,
+  // Writes a REST store result: the object (or the given body) in the
+  // negotiated shape, or the Status, with `warnings` as Warning headers.
+  net::awaitable<void> reply(Call& call, Result<WriteResult, api::Status> result,
                              std::vector<std::string> warnings = {});
+  // One object's JSON in the negotiated shape: as is (also for Tables, which
+  // only get, list and watch render), its PartialObjectMetadata, or 406 when a
+  // list was asked for. Status bodies are never converted.
+  Result<std::string, api::Status> shape_object(const Call& call, std::string object_json) const;
+  // A list of the resource's objects in the negotiated shape (Tables aside).
+  Result<std::string, api::Status> shape_list(const Call& call, std::uint64_t revision,
+                                              std::string_view continue_token,
+                                              std::optional<std::int64_t> remaining,
+                                              const std::vector<storage::ObjectPtr>& items) const;
   // Type-checks a create/update body against the kind's schema (upstream's
   // decoder): type errors are 400; unknown and duplicate fields are 400 under
   // fieldValidation=Strict and warnings under Warn.
@@ -73,8 +85,11 @@ class ApiHandler {
   net::awaitable<void> reply_json(Exchange& ex, int code, std::string body,
                                   std::string_view content_type = "application/json");
 
+  // Whether `r` comes from a CustomResourceDefinition (not one of the built-ins).
+  bool is_custom_resource(const ResourceInfo& r) const;
+
   Result<WriteOptions, api::Status> write_options(const Call& call) const;
-  // The Table the client asked for (Accept ...;as=Table), or nullopt for plain objects.
+  // The Table options when the negotiated shape is a Table, else nullopt.
   Result<std::optional<printers::TableOptions>, api::Status> table_options(const Call& call) const;
   // One object, or a list, rendered as a Table.
   std::string render_table(const Call& call, const printers::TableOptions& options,

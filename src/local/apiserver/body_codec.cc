@@ -202,40 +202,4 @@ std::string encode_list(std::string_view api_version, std::string_view list_kind
   return out;
 }
 
-bool accepts_json(std::string_view accept) {
-  if (accept.empty()) return true;
-  std::size_t start = 0;
-  while (start <= accept.size()) {
-    std::size_t end = accept.find(',', start);
-    if (end == std::string_view::npos) end = accept.size();
-    const std::string media = media_type(accept.substr(start, end - start));
-    if (media == "application/json" || media == "*/*" || media == "application/*") {
-      return true;
-    }
-    start = end + 1;
-  }
-  return false;
-}
-
-std::string accepted_table_version(std::string_view accept) {
-  std::size_t start = 0;
-  while (start <= accept.size()) {
-    std::size_t end = accept.find(',', start);
-    if (end == std::string_view::npos) end = accept.size();
-    const std::string_view item = accept.substr(start, end - start);
-    const std::string media = media_type(item);
-    if (media == "application/json") {
-      const bool table = item.find("as=Table") != std::string_view::npos &&
-                         item.find("g=meta.k8s.io") != std::string_view::npos;
-      if (!table) return "";
-      if (item.find("v=v1beta1") != std::string_view::npos) return "v1beta1";
-      if (item.find("v=v1") != std::string_view::npos) return "v1";
-    } else if (media == "*/*" || media == "application/*") {
-      return "";
-    }
-    start = end + 1;
-  }
-  return "";
-}
-
 }  // namespace kcm::local::apiserver

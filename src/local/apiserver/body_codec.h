@@ -45,11 +45,4 @@ std::string encode_list(std::string_view api_version, std::string_view list_kind
                         std::optional<std::int64_t> remaining,
                         const std::vector<storage::ObjectPtr>& items);
 
-// Whether an Accept header admits a JSON answer (protobuf-only is 406).
-bool accepts_json(std::string_view accept);
-
-// What an Accept header prefers: a meta.k8s.io Table ("v1" or "v1beta1") or
-// plain JSON (""). Media types are taken in order; the first one served wins.
-std::string accepted_table_version(std::string_view accept);
-
 }  // namespace kcm::local::apiserver

@@ -158,11 +158,10 @@ Result<std::vector<std::string>, api::Status> ApiHandler::check_body(const Call&
 
 Result<std::optional<printers::TableOptions>, api::Status> ApiHandler::table_options(
     const Call& call) const {
-  const std::string version = accepted_table_version(call.ex.request()[http::field::accept]);
-  if (version.empty()) return std::optional<printers::TableOptions>();
+  if (call.output.shape != OutputShape::kTable) return std::optional<printers::TableOptions>();
   printers::TableOptions options;
-  options.version =
-      version == "v1beta1" ? printers::TableVersion::kV1beta1 : printers::TableVersion::kV1;
+  options.version = call.output.meta_version == "v1beta1" ? printers::TableVersion::kV1beta1
+                                                          : printers::TableVersion::kV1;
   auto include = printers::parse_include_object(call.param("includeObject"));
   if (!include) return fail(api::bad_request(include.error()));
   options.include_object = *include;
@@ -257,12 +256,15 @@ net::awaitable<void> ApiHandler::handle_resource(Call& call) {
     co_return;
   }
   call.resource = resource;
-  if (!accepts_json(call.ex.request()[http::field::accept])) {
-    co_await reply_error(call.ex,
-                         api::not_acceptable("only the following media types are accepted: "
-                                             "application/json, application/yaml"));
+  // Only the object itself and its status have a table convertor upstream.
+  OutputRestrictions restrictions;
+  restrictions.table = info.subresource.empty() || info.subresource == "status";
+  auto output = negotiate_output(call.ex.request()[http::field::accept], restrictions);
+  if (!output) {
+    co_await reply_error(call.ex, output.error());
     co_return;
   }
+  call.output = std::move(*output);
   const std::string& verb = info.verb;
   if (!info.subresource.empty()) {
     const auto* sub = resource->subresource(info.subresource);
@@ -327,7 +329,12 @@ net::awaitable<void> ApiHandler::get(Call& call) {
     co_await reply_json(call.ex, 200, std::move(body), kTableContentType);
     co_return;
   }
-  co_await reply_json(call.ex, 200, (*object)->json);
+  auto body = shape_object(call, (*object)->json);
+  if (!body) {
+    co_await reply_error(call.ex, body.error());
+    co_return;
+  }
+  co_await reply_json(call.ex, 200, std::move(*body));
 }
 
 net::awaitable<void> ApiHandler::list(Call& call) {
@@ -341,7 +348,6 @@ net::awaitable<void> ApiHandler::list(Call& call) {
     co_await reply_error(call.ex, result.error());
     co_return;
   }
-  const ResourceInfo& r = *call.resource;
   auto table = table_options(call);
   if (!table) {
     co_await reply_error(call.ex, table.error());
@@ -357,10 +363,13 @@ net::awaitable<void> ApiHandler::list(Call& call) {
                         kTableContentType);
     co_return;
   }
-  co_await reply_json(
-      call.ex, 200,
-      encode_list(r.api_version(), r.kind + "List", result->revision, result->continue_token,
-                  result->remaining_item_count, result->items));
+  auto body = shape_list(call, result->revision, result->continue_token,
+                         result->remaining_item_count, result->items);
+  if (!body) {
+    co_await reply_error(call.ex, body.error());
+    co_return;
+  }
+  co_await reply_json(call.ex, 200, std::move(*body));
 }
 
 net::awaitable<void> ApiHandler::create(Call& call) {
@@ -390,7 +399,7 @@ net::awaitable<void> ApiHandler::create(Call& call) {
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
     rest_.create(*call.resource, call.info.namespace_, std::move(*obj), *options, done);
   });
-  co_await reply(call.ex, std::move(result), std::move(*warnings));
+  co_await reply(call, std::move(result), std::move(*warnings));
 }
 
 net::awaitable<void> ApiHandler::update(Call& call) {
@@ -422,7 +431,7 @@ net::awaitable<void> ApiHandler::update(Call& call) {
           },
           *options, done);
     });
-    co_await reply(call.ex, std::move(result));
+    co_await reply(call, std::move(result));
     co_return;
   }
   auto obj = decode_object(r, r.gvk(), req[http::field::content_type], req.body());
@@ -440,7 +449,7 @@ net::awaitable<void> ApiHandler::update(Call& call) {
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
     rest_.update(r, call.info.namespace_, call.info.name, sub, std::move(*obj), *options, done);
   });
-  co_await reply(call.ex, std::move(result), std::move(*warnings));
+  co_await reply(call, std::move(result), std::move(*warnings));
 }
 
 namespace {
@@ -533,7 +542,7 @@ net::awaitable<void> ApiHandler::patch(Call& call) {
         },
         *options, done);
   });
-  co_await reply(call.ex, std::move(result), std::move(*warnings));
+  co_await reply(call, std::move(result), std::move(*warnings));
 }
 
 net::awaitable<void> ApiHandler::remove(Call& call) {
@@ -574,7 +583,7 @@ net::awaitable<void> ApiHandler::remove(Call& call) {
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
     rest_.remove(*call.resource, call.info.namespace_, call.info.name, options, done);
   });
-  co_await reply(call.ex, std::move(result));
+  co_await reply(call, std::move(result));
 }
 
 net::awaitable<void> ApiHandler::remove_collection(Call& call) {
@@ -617,10 +626,12 @@ net::awaitable<void> ApiHandler::remove_collection(Call& call) {
     }
     deleted.push_back(result->object);
   }
-  const ResourceInfo& r = *call.resource;
-  co_await reply_json(call.ex, 200,
-                      encode_list(r.api_version(), r.kind + "List",
-                                  rest_.store().visible_revision(), "", std::nullopt, deleted));
+  auto body = shape_list(call, rest_.store().visible_revision(), "", std::nullopt, deleted);
+  if (!body) {
+    co_await reply_error(call.ex, body.error());
+    co_return;
+  }
+  co_await reply_json(call.ex, 200, std::move(*body));
 }
 
 namespace {
@@ -717,7 +728,12 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
       co_await reply_error(call.ex, object.error());
       co_return;
     }
-    co_await reply_json(call.ex, 200, json::serialize(to_scale(r, parse_stored(**object))));
+    auto body = shape_object(call, json::serialize(to_scale(r, parse_stored(**object))));
+    if (!body) {
+      co_await reply_error(call.ex, body.error());
+      co_return;
+    }
+    co_await reply_json(call.ex, 200, std::move(*body));
     co_return;
   }
   auto options = write_options(call);
@@ -774,7 +790,7 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
   if (result && result->object && !result->body) {
     result->body = json::value(to_scale(r, parse_stored(*result->object)));
   }
-  co_await reply(call.ex, std::move(result));
+  co_await reply(call, std::move(result));
 }
 
 net::awaitable<void> ApiHandler::binding(Call& call) {
@@ -796,7 +812,7 @@ net::awaitable<void> ApiHandler::binding(Call& call) {
     create_pod_binding(rest_, *call.resource, call.info.namespace_, call.info.name,
                        body->get_object(), *options, done);
   });
-  co_await reply(call.ex, std::move(result));
+  co_await reply(call, std::move(result));
 }
 
 }  // namespace kcm::local::apiserver

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "local/apiserver/api_handler.h"
+#include "local/apiserver/partial_object_metadata.h"
 #include "local/apiserver/stored_codec.h"
 
 namespace kcm::local::apiserver {
@@ -93,14 +94,19 @@ std::string with_revision(const storage::StoredObject& object, std::uint64_t rev
   return json::serialize(o);
 }
 
+// A bookmark: an empty object of the watched kind, or its
+// PartialObjectMetadata when `partial_api_version` is given.
 std::string bookmark_line(const registry::ResourceInfo& info, std::uint64_t revision,
-                          bool initial_events_end) {
+                          bool initial_events_end, std::string_view partial_api_version) {
   json::object meta{{"resourceVersion", std::to_string(revision)}, {"creationTimestamp", nullptr}};
   if (initial_events_end) {
     meta["annotations"] = json::object{{"k8s.io/initial-events-end", "true"}};
   }
   json::object object{
       {"kind", info.kind}, {"apiVersion", info.api_version()}, {"metadata", std::move(meta)}};
+  if (!partial_api_version.empty()) {
+    object = as_partial_object_metadata(object, partial_api_version);
+  }
   return event_line("BOOKMARK", json::serialize(object));
 }
 
@@ -182,6 +188,11 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
 
   const std::string_view content_type =
       *table ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json";
+  // Events carry PartialObjectMetadata when asked for; a PartialObjectMetadataList
+  // cannot be made of one object, so upstream sends those objects unconverted.
+  const std::string partial_api_version = call.output.shape == OutputShape::kPartialObjectMetadata
+                                              ? call.output.meta_api_version()
+                                              : "";
   if (!co_await call.ex.start_stream(http::status::ok, content_type)) co_return;
   if (!handle) {
     const std::uint64_t compacted = rest_.store().compacted_revision(options.resource);
@@ -206,6 +217,10 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
   std::optional<printers::TableOptions> table_mode = *table;
   auto encode = [&](const storage::ObjectPtr& stored) -> std::string {
     const storage::ObjectPtr object = rest_.present(info, stored);
+    if (!partial_api_version.empty()) {
+      return json::serialize(
+          as_partial_object_metadata(parse_stored(*object), partial_api_version));
+    }
     if (!table_mode) return object->json;
     std::string out =
         render_table(call, *table_mode, {object.get()}, std::to_string(object->revision), "");
@@ -239,11 +254,11 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
       }
       if (initial_end_pending) {
         initial_end_pending = false;
-        chunk += bookmark_line(info, progress, true);
+        chunk += bookmark_line(info, progress, true, partial_api_version);
       }
       const auto now = std::chrono::steady_clock::now();
       if (bookmarks && now >= next_bookmark) {
-        chunk += bookmark_line(info, progress, false);
+        chunk += bookmark_line(info, progress, false, partial_api_version);
         next_bookmark = now + 60s;
       }
       if (!chunk.empty() && !co_await call.ex.write_chunk(std::move(chunk))) co_return;
