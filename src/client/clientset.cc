@@ -27,6 +27,11 @@ ResourceClient Clientset::resource(const api::GroupVersionResource& resource,
   return ResourceClient(rest_, resource, std::move(ns));
 }
 
+ResourceClient Clientset::metadata(const api::GroupVersionResource& resource,
+                                   std::string ns) const {
+  return ResourceClient(rest_, resource, std::move(ns), metadata_only());
+}
+
 ResourceClient Clientset::pods(std::string ns) const {
   return resource({"", "v1", "pods"}, std::move(ns));
 }

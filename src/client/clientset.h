@@ -28,6 +28,9 @@ class Clientset {
                                                    ClientsetOptions options = {});
 
   ResourceClient resource(const api::GroupVersionResource& resource, std::string ns = "") const;
+  // client-go's metadata client: the same requests, answered with
+  // PartialObjectMetadata(List) objects (metadata_only()).
+  ResourceClient metadata(const api::GroupVersionResource& resource, std::string ns = "") const;
 
   // Built-ins ("" namespace: all namespaces for list/watch).
   ResourceClient pods(std::string ns = "") const;

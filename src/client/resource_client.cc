@@ -139,20 +139,31 @@ std::unique_ptr<WatchStream> make_watch_stream(std::unique_ptr<ResponseStream> b
   return std::make_unique<HttpWatchStream>(std::move(body));
 }
 
-ResourceClient::ResourceClient(std::shared_ptr<RestClient> client,
-                               api::GroupVersionResource resource, std::string ns)
-    : client_(std::move(client)), resource_(std::move(resource)), namespace_(std::move(ns)) {}
-
-ResourceClient ResourceClient::in_namespace(std::string ns) const {
-  return ResourceClient(client_, resource_, std::move(ns));
+AcceptTypes metadata_only() {
+  return {.object = std::string(kPartialObjectMetadataJson),
+          .list = std::string(kPartialObjectMetadataListJson)};
 }
 
-Request ResourceClient::base(std::string verb) const {
+ResourceClient::ResourceClient(std::shared_ptr<RestClient> client,
+                               api::GroupVersionResource resource, std::string ns,
+                               AcceptTypes accept)
+    : client_(std::move(client)),
+      resource_(std::move(resource)),
+      namespace_(std::move(ns)),
+      accept_(std::move(accept)) {}
+
+ResourceClient ResourceClient::in_namespace(std::string ns) const {
+  return ResourceClient(client_, resource_, std::move(ns), accept_);
+}
+
+Request ResourceClient::base(std::string verb, bool list) const {
   Request r;
   r.verb = std::move(verb);
   r.group_version = {resource_.group, resource_.version};
   if (!namespace_.empty()) r.namespace_name = namespace_;
   r.resource = resource_.resource;
+  const std::string& accept = list ? accept_.list : accept_.object;
+  if (!accept.empty()) r.headers.emplace_back("Accept", accept);
   return r;
 }
 
@@ -170,7 +181,7 @@ Result<json::value, api::Status> ResourceClient::get(std::string_view name,
 }
 
 Result<cache::ListPage, api::Status> ResourceClient::list(const ListOptions& options) {
-  Request r = base("GET");
+  Request r = base("GET", true);
   r.params = list_params(options, false);
   auto value = client_->send_json(r);
   if (!value) return fail(std::move(value).error());
@@ -285,7 +296,7 @@ Result<json::value, api::Status> ResourceClient::delete_object(std::string_view 
 
 Result<json::value, api::Status> ResourceClient::delete_collection(
     const DeleteOptions& options, const ListOptions& list_options) {
-  Request r = base("DELETE");
+  Request r = base("DELETE", true);
   r.params = list_params(list_options, false);
   r.body = api::to_json_string(to_json(options));
   return client_->send_json(r);

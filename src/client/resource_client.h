@@ -1,6 +1,9 @@
 // A dynamic client for one resource (client-go's dynamic.ResourceInterface):
 // any group/version/resource, optionally in a namespace, with objects as
 // boost::json values. It is also the ListerWatcher reflectors consume.
+// With metadata_only() media types it is client-go's metadata client: the
+// server answers PartialObjectMetadata(List) objects, which carry only
+// apiVersion, kind and metadata.
 #pragma once
 
 #include <cstdint>
@@ -67,16 +70,33 @@ QueryParams list_params(const ListOptions& options, bool watch);
 // A WatchStream over a streaming watch response body.
 std::unique_ptr<WatchStream> make_watch_stream(std::unique_ptr<ResponseStream> body);
 
+// The Accept header a ResourceClient sends. Empty: the RestClient's default
+// (full objects).
+struct AcceptTypes {
+  std::string object;  // get, watch and writes
+  std::string list;
+};
+
+inline constexpr std::string_view kPartialObjectMetadataJson =
+    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+inline constexpr std::string_view kPartialObjectMetadataListJson =
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
+// Metadata only, as client-go's metadata client asks for JSON (without a
+// plain application/json fallback).
+AcceptTypes metadata_only();
+
 class ResourceClient final : public cache::ListerWatcher {
  public:
   // `ns` empty: cluster-scoped resources, or all namespaces for list/watch.
   ResourceClient(std::shared_ptr<RestClient> client, api::GroupVersionResource resource,
-                 std::string ns = "");
+                 std::string ns = "", AcceptTypes accept = {});
 
-  // The same resource in another namespace ("" for all namespaces).
+  // The same resource and media types in another namespace ("" for all namespaces).
   ResourceClient in_namespace(std::string ns) const;
   const api::GroupVersionResource& resource() const { return resource_; }
   const std::string& namespace_name() const { return namespace_; }
+  const AcceptTypes& accept() const { return accept_; }
 
   Result<boost::json::value, api::Status> get(std::string_view name, const GetOptions& options = {},
                                               std::string_view subresource = "");
@@ -109,11 +129,13 @@ class ResourceClient final : public cache::ListerWatcher {
                                                             const ListOptions& list_options);
 
  private:
-  Request base(std::string verb) const;
+  // With the object Accept header; `list` for the list one.
+  Request base(std::string verb, bool list = false) const;
 
   std::shared_ptr<RestClient> client_;
   api::GroupVersionResource resource_;
   std::string namespace_;
+  AcceptTypes accept_;
 };
 
 }  // namespace kcm::client
