@@ -67,6 +67,13 @@ std::shared_ptr<SharedIndexInformer> SharedInformerFactory::informer_for(
   return informer;
 }
 
+std::shared_ptr<SharedIndexInformer> SharedInformerFactory::find_informer(
+    const api::GroupVersionResource& gvr) {
+  std::lock_guard lock(mu_);
+  const auto it = informers_.find(key_of(gvr));
+  return it == informers_.end() ? nullptr : it->second;
+}
+
 Lister SharedInformerFactory::lister_for(const api::GroupVersionResource& gvr) {
   return Lister(informer_for(gvr)->indexer(), gvr.group_resource());
 }

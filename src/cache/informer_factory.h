@@ -48,6 +48,8 @@ class SharedInformerFactory {
 
   // The informer of `gvr`, created on first use (with the namespace index).
   std::shared_ptr<SharedIndexInformer> informer_for(const api::GroupVersionResource& gvr);
+  // The informer of `gvr` if someone asked for it already, else null (never creates one).
+  std::shared_ptr<SharedIndexInformer> find_informer(const api::GroupVersionResource& gvr);
   Lister lister_for(const api::GroupVersionResource& gvr);
 
   // Runs every informer not yet started, each on its own thread, until `stop`

@@ -36,6 +36,25 @@ SharedInformerFactoryOptions fast() {
   return o;
 }
 
+TEST(SharedInformerFactoryTest, FindInformerNeverCreatesOne) {
+  Servers servers;
+  SharedInformerFactory factory(servers.factory(), fast());
+  EXPECT_EQ(factory.find_informer(kPods), nullptr);
+  // Asking made no informer: nothing to start or wait for, no lister-watcher made.
+  std::stop_source stop;
+  factory.start(stop.get_token());
+  EXPECT_TRUE(factory.wait_for_cache_sync(stop.get_token()).empty());
+  EXPECT_TRUE(servers.namespaces_asked.empty());
+
+  auto pods = factory.informer_for(kPods);
+  ASSERT_NE(pods, nullptr);
+  EXPECT_EQ(factory.find_informer(kPods), pods);
+  EXPECT_EQ(factory.find_informer(kDeployments), nullptr);
+  EXPECT_EQ(factory.find_informer({"", "v2", "pods"}), nullptr);
+  EXPECT_EQ(servers.namespaces_asked.size(), 1u);
+  factory.shutdown();
+}
+
 TEST(SharedInformerFactoryTest, OneInformerPerResourceStartedAndSynced) {
   Servers servers;
   SharedInformerFactoryOptions o = fast();
