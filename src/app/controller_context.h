@@ -25,6 +25,12 @@ struct ControllerContext {
   // and Controller::run waits for their sync.
   cache::SharedInformerFactory& informers;
 
+  // Informers of metadata only (PartialObjectMetadata, upstream
+  // metadatainformer), started and shut down with `informers`. The garbage
+  // collector watches every resource and needs only metadata. Null (tests):
+  // the garbage collector uses `informers` for every resource.
+  cache::SharedInformerFactory* metadata_informers = nullptr;
+
   // ClientBuilder.Client(name): a clientset whose user agent ends in
   // "/<name>" (e.g. "replicaset-controller"), with its own --kube-api-qps and
   // --kube-api-burst limiter, as every upstream controller client has.

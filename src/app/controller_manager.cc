@@ -187,6 +187,11 @@ class ControllerManager {
       log::error("Error building controller context", {{"err", informer_client.error()}});
       return 1;
     }
+    auto metadata_client = client_for("metadata-informers");
+    if (!metadata_client.ok()) {
+      log::error("Error building controller context", {{"err", metadata_client.error()}});
+      return 1;
+    }
     cache::SharedInformerFactoryOptions informer_options;
     informer_options.default_resync = resync_period(options_.min_resync_period);
     informer_options.transform = cache::drop_managed_fields;
@@ -195,10 +200,16 @@ class ControllerManager {
           return std::make_shared<client::ResourceClient>(cs->resource(gvr, ns));
         },
         informer_options);
+    cache::SharedInformerFactory metadata_informers(
+        [cs = *metadata_client](const api::GroupVersionResource& gvr, const std::string& ns) {
+          return std::make_shared<client::ResourceClient>(cs->metadata(gvr, ns));
+        },
+        informer_options);
 
     const ControllerContext context{
         .options = options_,
         .informers = informers,
+        .metadata_informers = &metadata_informers,
         .client = [this](std::string_view name) { return client_for(name); },
         .recorder =
             [this](std::string_view component) {
@@ -225,6 +236,7 @@ class ControllerManager {
       log::error("Cannot add health checks", {{"err", ok.error()}});
 
     informers.start(stop);
+    metadata_informers.start(stop);
     const RunHooks hooks{
         .started = [m = controller_metrics_](const std::string& n) { m->controller_started(n); },
         .stopped = [m = controller_metrics_](const std::string& n) { m->controller_stopped(n); }};
@@ -232,6 +244,7 @@ class ControllerManager {
         run_controllers(*controllers, stop, options_.controller_shutdown_timeout, hooks);
     if (!stopped) exit_now(1);
     informers.shutdown();
+    metadata_informers.shutdown();
     return 0;
   }
 

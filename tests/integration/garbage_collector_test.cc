@@ -1,7 +1,9 @@
 // The garbage collector against a running kcm-local, built through kcm's
 // controller descriptor (with the ReplicaSet controller for real pods):
 // background, foreground and orphan cascades, dangling owners, and a
-// dependent with one live and one dangling owner.
+// dependent with one live and one dangling owner. As in kcm, resources no
+// other controller watches (leases) are monitored through metadata-only
+// informers; replicasets and pods through the ReplicaSet controller's.
 #include "controllers/garbagecollector/garbage_collector.h"
 
 #include <gtest/gtest.h>
@@ -59,9 +61,14 @@ class GarbageCollectorIntegrationTest : public ::testing::Test {
         [cs = cs_](const api::GroupVersionResource& gvr, const std::string& ns) {
           return std::make_shared<client::ResourceClient>(cs->resource(gvr, ns));
         });
+    metadata_informers_ = std::make_unique<cache::SharedInformerFactory>(
+        [cs = cs_](const api::GroupVersionResource& gvr, const std::string& ns) {
+          return std::make_shared<client::ResourceClient>(cs->metadata(gvr, ns));
+        });
     const app::ControllerContext ctx{
         .options = options_,
         .informers = *informers_,
+        .metadata_informers = metadata_informers_.get(),
         .client = [this](std::string_view) -> Result<std::shared_ptr<client::Clientset>> {
           return cs_;
         },
@@ -82,6 +89,7 @@ class GarbageCollectorIntegrationTest : public ::testing::Test {
       controllers_.push_back(std::move(*controller));
     }
     informers_->start(stop_.get_token());
+    metadata_informers_->start(stop_.get_token());
     for (const auto& c : controllers_) {
       threads_.emplace_back([c = c.get(), token = stop_.get_token()] { c->run(token); });
     }
@@ -92,6 +100,7 @@ class GarbageCollectorIntegrationTest : public ::testing::Test {
     threads_.clear();
     controllers_.clear();
     if (informers_) informers_->shutdown();
+    if (metadata_informers_) metadata_informers_->shutdown();
   }
 
   // A Lease (kcm-local serves no ConfigMaps), optionally owned and with finalizers; returns its
@@ -182,6 +191,7 @@ class GarbageCollectorIntegrationTest : public ::testing::Test {
   metrics::Registry metrics_;
   std::shared_ptr<record::FakeRecorder> events_ = std::make_shared<record::FakeRecorder>();
   std::unique_ptr<cache::SharedInformerFactory> informers_;
+  std::unique_ptr<cache::SharedInformerFactory> metadata_informers_;
   std::vector<std::unique_ptr<app::Controller>> controllers_;
   std::stop_source stop_;
   std::vector<std::jthread> threads_;

@@ -19,7 +19,8 @@ ControllerDescriptor new_garbage_collector_controller_descriptor() {
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<gc::GarbageCollector>(
             *clients, &ctx.informers, ctx.recorder(gc::kControllerName),
-            gc::GarbageCollectorOptions{.metrics = &ctx.metrics});
+            gc::GarbageCollectorOptions{.metrics = &ctx.metrics,
+                                        .metadata_informers = ctx.metadata_informers});
         const int workers = ctx.options.concurrent_gc_syncs;
         return make_controller(
             [controller, workers](std::stop_token stop) { controller->run(workers, stop); });

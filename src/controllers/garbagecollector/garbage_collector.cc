@@ -74,6 +74,7 @@ GarbageCollector::GarbageCollector(std::shared_ptr<client::Clientset> clients,
                                    GarbageCollectorOptions options)
     : clients_(std::move(clients)),
       informers_(informers),
+      metadata_informers_(options.metadata_informers),
       recorder_(std::move(recorder)),
       options_(std::move(options)),
       api_(options_.api ? options_.api : clientset_gc_api(clients_)),
@@ -96,12 +97,6 @@ GarbageCollector::GarbageCollector(std::shared_ptr<client::Clientset> clients,
     options_.discover = [rest = clients_->rest()] {
       return client::DiscoveryClient(rest).server_preferred_resources();
     };
-  }
-  if (informers_ != nullptr) {
-    if (auto synced = sync_monitors(); !synced.ok()) {
-      log::error("Failed to discover resources; the garbage collector retries",
-                 {{"controller", kControllerName}, {"err", synced.error().message}});
-    }
   }
 }
 
@@ -176,7 +171,7 @@ void GarbageCollector::resync_monitors(const std::vector<client::ApiResource>& r
       keep.insert(key);
       if (monitors_.contains(key)) continue;
       Monitor m;
-      m.informer = informers_->informer_for(r.gvr());
+      m.informer = monitor_informer(r.gvr());
       auto reg = m.informer->add_event_handler(make_handler(r.group_version.api_version(), r.kind));
       if (!reg.ok()) {
         log::error("Cannot register event handler",
@@ -199,9 +194,21 @@ void GarbageCollector::resync_monitors(const std::vector<client::ApiResource>& r
       log::info("Synced monitors", {{"controller", kControllerName},
                                     {"monitors", static_cast<std::int64_t>(monitors_.size())}});
     }
-    // Informers requested after the factory started need starting.
-    if (added && running_) informers_->start(run_stop_);
+    // Informers requested after the factories started need starting.
+    if (added && running_) start_informers();
   }
+}
+
+std::shared_ptr<cache::SharedIndexInformer> GarbageCollector::monitor_informer(
+    const api::GroupVersionResource& gvr) {
+  if (metadata_informers_ == nullptr) return informers_->informer_for(gvr);
+  if (auto shared = informers_->find_informer(gvr)) return shared;
+  return metadata_informers_->informer_for(gvr);
+}
+
+void GarbageCollector::start_informers() {
+  informers_->start(run_stop_);
+  if (metadata_informers_ != nullptr) metadata_informers_->start(run_stop_);
 }
 
 bool GarbageCollector::is_synced() const {
@@ -230,18 +237,16 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
     }
   });
   if (informers_ != nullptr) {
-    {
-      const std::lock_guard lock(monitors_mu_);
-      run_stop_ = stop;
-      running_ = true;
+    // Every controller has been built by now: the shared informers they
+    // asked for exist, and the monitors use them rather than metadata ones.
+    if (auto synced = sync_monitors(); !synced.ok()) {
+      log::error("Failed to discover resources; the garbage collector retries",
+                 {{"controller", kControllerName}, {"err", synced.error().message}});
     }
-    bool none = false;
-    {
-      const std::lock_guard lock(monitors_mu_);
-      none = monitors_.empty();
-    }
-    if (none) (void)sync_monitors();
-    informers_->start(stop);
+    const std::lock_guard lock(monitors_mu_);
+    run_stop_ = stop;
+    running_ = true;
+    start_informers();
   }
   if (cache::wait_for_named_cache_sync("garbage collector", stop,
                                        {[this] { return is_synced(); }})) {

@@ -2,9 +2,12 @@
 // objects whose owners are gone and carries out the foreground and orphan
 // cascades the API server requests through finalizers (spec §10.1).
 //
-// Monitors: every deletable resource the server serves (discovery, again
-// every 30 s so CRDs appear) gets a handler on its shared informer; events go
-// to the GraphBuilder. Workers: `workers` attemptToDelete and attemptToOrphan
+// Monitors: every deletable resource the server serves (discovery when run()
+// starts, again every 30 s so CRDs appear) gets a handler on an informer:
+// the full shared one when another controller asked for it, else a
+// metadata-only one (upstream informerfactory); events go to the
+// GraphBuilder. The GC reads only metadata, and its API calls ask for
+// metadata only too (operations.h). Workers: `workers` attemptToDelete and attemptToOrphan
 // threads take UIDs from their rate-limited queues.
 #pragma once
 
@@ -56,6 +59,9 @@ struct GarbageCollectorOptions {
   std::function<Result<client::PreferredResources, api::Status>()> discover;
   // Where garbagecollector_controller_resources_sync_error_total is registered; may be null.
   metrics::Registry* metrics = nullptr;
+  // Metadata-only informers for resources without a full shared informer
+  // when the monitors are made. Null: the shared informers for every resource.
+  cache::SharedInformerFactory* metadata_informers = nullptr;
 };
 
 inline constexpr std::string_view kNamespacedOwnerError =
@@ -70,8 +76,9 @@ enum class ItemOutcome {
 
 class GarbageCollector {
  public:
-  // `informers` may be null (tests feed graph_builder() by hand); otherwise the
-  // constructor discovers the resources and registers its handlers.
+  // `informers` may be null (tests feed graph_builder() by hand); otherwise
+  // run() discovers the resources and registers its handlers, so informers
+  // other controllers asked for in their constructors are shared.
   GarbageCollector(std::shared_ptr<client::Clientset> clients,
                    cache::SharedInformerFactory* informers,
                    std::shared_ptr<record::EventRecorder> recorder,
@@ -122,6 +129,11 @@ class GarbageCollector {
     std::vector<OwnerReference> waiting;  // owner deleting its dependents in the foreground
   };
 
+  // The informer a new monitor of `gvr` watches (see the class comment).
+  std::shared_ptr<cache::SharedIndexInformer> monitor_informer(
+      const api::GroupVersionResource& gvr);
+  // Runs the informers requested so far (monitors_mu_ held).
+  void start_informers();
   std::shared_ptr<cache::ResourceEventHandler> make_handler(std::string api_version,
                                                             std::string kind);
   Result<api::json::value, api::Status> get_object(const ObjectReference& ref);
@@ -144,6 +156,7 @@ class GarbageCollector {
 
   const std::shared_ptr<client::Clientset> clients_;
   cache::SharedInformerFactory* const informers_;
+  cache::SharedInformerFactory* const metadata_informers_;  // may be null
   const std::shared_ptr<record::EventRecorder> recorder_;
   GarbageCollectorOptions options_;
   const std::shared_ptr<GcApi> api_;

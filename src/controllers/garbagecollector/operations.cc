@@ -29,7 +29,7 @@ class ClientsetGcApi final : public GcApi {
 
  private:
   client::ResourceClient client(const ResourceMapping& resource, const std::string& ns) const {
-    return clients_->resource(resource.resource, resource.namespaced ? ns : "");
+    return clients_->metadata(resource.resource, resource.namespaced ? ns : "");
   }
 
   const std::shared_ptr<client::Clientset> clients_;

@@ -32,7 +32,8 @@ class GcApi {
                                                   const client::DeleteOptions& options) = 0;
 };
 
-// The real one: dynamic clients of `clients`.
+// The real one: metadata clients of `clients` (as upstream's GC, which
+// reads and patches only metadata).
 std::shared_ptr<GcApi> clientset_gc_api(std::shared_ptr<client::Clientset> clients);
 
 }  // namespace kcm::controllers::garbagecollector
