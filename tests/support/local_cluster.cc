@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <iostream>
 #include <regex>
 #include <stdexcept>
 #include <thread>
@@ -36,7 +37,14 @@ LocalCluster::LocalCluster(Options options)
 }
 
 LocalCluster::~LocalCluster() {
-  if (process_.running()) process_.stop(SIGTERM);
+  if (process_.running()) {
+    process_.stop(SIGTERM);
+  } else if (!stopped_) {
+    // It died under the tests: its log says why, and goes with the temp dir.
+    const std::string log = read_file(log_);
+    const std::size_t from = log.size() > 8000 ? log.size() - 8000 : 0;
+    std::cerr << "kcm-local exited unexpectedly; the end of its log:\n" << log.substr(from) << "\n";
+  }
 }
 
 void LocalCluster::start() {
@@ -50,6 +58,7 @@ void LocalCluster::start() {
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   const std::size_t log_start = read_file(log_).size();
   process_ = Process(argv, log_);
+  stopped_ = false;
   static const std::regex serving(R"(serving on (https://127\.0\.0\.1:(\d+)))");
   const bool up = eventually(
       [&] {
@@ -69,10 +78,12 @@ void LocalCluster::start() {
 }
 
 void LocalCluster::kill() {
+  stopped_ = true;
   process_.stop(SIGKILL);
 }
 
 int LocalCluster::stop() {
+  stopped_ = true;
   return process_.stop(SIGTERM);
 }
 

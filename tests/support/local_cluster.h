@@ -43,6 +43,7 @@ class LocalCluster {
   std::filesystem::path data_dir_;
   std::filesystem::path log_;
   Process process_;
+  bool stopped_ = false;  // by kill() or stop(), not by a crash
   unsigned short port_ = 0;
   std::string url_;
 };

@@ -9,71 +9,19 @@
 
 #include "client/clientset.h"
 #include "client/resource_client.h"
+#include "recording_transport.h"
 
 namespace kcm::client {
 namespace {
 
 namespace json = boost::json;
+using test_support::RecordingTransport;
+
+std::string accept_of(const HttpRequest& r) {
+  return find_header(r.headers, "Accept").value_or("<none>");
+}
 
 const api::GroupVersionResource kLeases{"coordination.k8s.io", "v1", "leases"};
-
-class OneBodyStream final : public ResponseStream {
- public:
-  explicit OneBodyStream(std::string body) : body_(std::move(body)) {}
-  int status() const override { return 200; }
-  const Headers& headers() const override { return headers_; }
-  Result<std::optional<std::string>> read() override {
-    if (cancelled_) return fail("cancelled");
-    if (done_) return std::optional<std::string>();
-    done_ = true;
-    return std::optional<std::string>(body_);
-  }
-  void cancel() override { cancelled_ = true; }
-  bool cancelled() const override { return cancelled_; }
-
- private:
-  Headers headers_ = {{"Content-Type", "application/json"}};
-  std::string body_;
-  bool done_ = false;
-  bool cancelled_ = false;
-};
-
-// Answers every request with the next scripted 200 body and records the request.
-class ScriptedTransport final : public Transport {
- public:
-  void answer(std::string body) { bodies_.push_back(std::move(body)); }
-  const std::vector<HttpRequest>& requests() const { return requests_; }
-  std::string accept(std::size_t i) const {
-    return find_header(requests_.at(i).headers, "Accept").value_or("<none>");
-  }
-
-  Result<HttpResponse> round_trip(const HttpRequest& request) override {
-    requests_.push_back(request);
-    if (bodies_.empty()) return fail("no scripted answer");
-    return HttpResponse{200, {{"Content-Type", "application/json"}}, take()};
-  }
-  Result<std::unique_ptr<ResponseStream>> stream(const HttpRequest& request) override {
-    requests_.push_back(request);
-    if (bodies_.empty()) return fail("no scripted answer");
-    return std::unique_ptr<ResponseStream>(std::make_unique<OneBodyStream>(take()));
-  }
-  const std::string& base_url() const override { return base_url_; }
-  const std::string& path_prefix() const override { return prefix_; }
-  std::size_t idle_connections() const override { return 0; }
-  std::size_t connections_opened() const override { return 0; }
-
- private:
-  std::string take() {
-    std::string b = std::move(bodies_.front());
-    bodies_.pop_front();
-    return b;
-  }
-
-  std::deque<std::string> bodies_;
-  std::vector<HttpRequest> requests_;
-  std::string base_url_ = "https://127.0.0.1:6443";
-  std::string prefix_;
-};
 
 class MetadataClientTest : public ::testing::Test {
  protected:
@@ -85,7 +33,7 @@ class MetadataClientTest : public ::testing::Test {
                           std::move(ns), std::move(accept));
   }
 
-  std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
+  std::shared_ptr<RecordingTransport> transport_ = std::make_shared<RecordingTransport>();
 };
 
 constexpr std::string_view kObjectAccept =
@@ -105,10 +53,11 @@ TEST_F(MetadataClientTest, MediaTypesAreThePartialObjectMetadataOnes) {
 }
 
 TEST_F(MetadataClientTest, ListPagesFollowContinueAndDecode) {
-  transport_->answer(R"({"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1",)"
-                     R"("metadata":{"resourceVersion":"10","continue":"next"},"items":[)" +
-                     partial("a", "7") + "]}");
+  transport_->answer(200, R"({"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1",)"
+                          R"("metadata":{"resourceVersion":"10","continue":"next"},"items":[)" +
+                              partial("a", "7") + "]}");
   transport_->answer(
+      200,
       R"({"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1",)"
       R"("metadata":{"resourceVersion":"11"},"items":[{"metadata":{"name":"b","uid":"u-b"}}]})");
   ResourceClient leases = client("team");
@@ -128,13 +77,13 @@ TEST_F(MetadataClientTest, ListPagesFollowContinueAndDecode) {
             "/apis/coordination.k8s.io/v1/namespaces/team/leases?limit=1");
   EXPECT_EQ(transport_->requests()[1].target,
             "/apis/coordination.k8s.io/v1/namespaces/team/leases?continue=next&limit=1");
-  EXPECT_EQ(transport_->accept(0), kListAccept);
-  EXPECT_EQ(transport_->accept(1), kListAccept);
+  EXPECT_EQ(accept_of(transport_->requests().at(0)), kListAccept);
+  EXPECT_EQ(accept_of(transport_->requests().at(1)), kListAccept);
 }
 
 TEST_F(MetadataClientTest, WatchAsksForObjectsAndDecodesEvents) {
-  transport_->answer(R"({"type":"ADDED","object":)" + partial("a", "12") + "}\n" +
-                     R"({"type":"DELETED","object":)" + partial("a", "13") + "}\n");
+  transport_->answer(200, R"({"type":"ADDED","object":)" + partial("a", "12") + "}\n" +
+                              R"({"type":"DELETED","object":)" + partial("a", "13") + "}\n");
   // in_namespace keeps the media types.
   ResourceClient leases = client().in_namespace("team");
   auto stream = leases.watch({.resource_version = "11"});
@@ -142,7 +91,7 @@ TEST_F(MetadataClientTest, WatchAsksForObjectsAndDecodesEvents) {
   ASSERT_EQ(transport_->requests().size(), 1u);
   EXPECT_EQ(transport_->requests()[0].target,
             "/apis/coordination.k8s.io/v1/namespaces/team/leases?resourceVersion=11&watch=true");
-  EXPECT_EQ(transport_->accept(0), kObjectAccept);
+  EXPECT_EQ(accept_of(transport_->requests().at(0)), kObjectAccept);
 
   auto added = (*stream)->next();
   ASSERT_TRUE(added.ok() && added->has_value());
@@ -159,9 +108,9 @@ TEST_F(MetadataClientTest, WatchAsksForObjectsAndDecodesEvents) {
 }
 
 TEST_F(MetadataClientTest, GetPatchAndDeleteAskForPartialObjectMetadata) {
-  transport_->answer(partial("a", "7"));
-  transport_->answer(partial("a", "8"));
-  transport_->answer(R"({"kind":"Status","apiVersion":"v1","status":"Success"})");
+  transport_->answer(200, partial("a", "7"));
+  transport_->answer(200, partial("a", "8"));
+  transport_->answer(200, R"({"kind":"Status","apiVersion":"v1","status":"Success"})");
   ResourceClient leases = client("team");
   auto got = leases.get("a");
   ASSERT_TRUE(got.ok()) << got.error().message;
@@ -181,18 +130,19 @@ TEST_F(MetadataClientTest, GetPatchAndDeleteAskForPartialObjectMetadata) {
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(transport_->requests()[i].target,
               "/apis/coordination.k8s.io/v1/namespaces/team/leases/a");
-    EXPECT_EQ(transport_->accept(i), kObjectAccept) << i;
+    EXPECT_EQ(accept_of(transport_->requests().at(i)), kObjectAccept) << i;
   }
 }
 
 TEST_F(MetadataClientTest, DefaultClientSendsTheRestClientsAccept) {
-  transport_->answer(R"({"kind":"LeaseList","apiVersion":"coordination.k8s.io/v1","items":[]})");
-  transport_->answer(R"({"kind":"Lease","apiVersion":"coordination.k8s.io/v1"})");
+  transport_->answer(200,
+                     R"({"kind":"LeaseList","apiVersion":"coordination.k8s.io/v1","items":[]})");
+  transport_->answer(200, R"({"kind":"Lease","apiVersion":"coordination.k8s.io/v1"})");
   ResourceClient leases = client("team", {});
   ASSERT_TRUE(leases.list({}).ok());
   ASSERT_TRUE(leases.get("a").ok());
-  EXPECT_EQ(transport_->accept(0), "application/json, */*");
-  EXPECT_EQ(transport_->accept(1), "application/json, */*");
+  EXPECT_EQ(accept_of(transport_->requests().at(0)), "application/json, */*");
+  EXPECT_EQ(accept_of(transport_->requests().at(1)), "application/json, */*");
 }
 
 TEST(ClientsetMetadataTest, MetadataClientsCarryTheMetadataMediaTypes) {
