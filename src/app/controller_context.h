@@ -1,3 +1,10 @@
+// How much a controller's client may exceed --kube-api-qps and
+// --kube-api-burst (upstream multiplies them for its busiest controllers).
+struct ClientRateScale {
+  double qps = 1;
+  double burst = 1;
+};
+
 // What a controller is built from (upstream ControllerContext plus the
 // ClientBuilder): the options, the shared informer factory, a client and an
 // event recorder per controller, and the metrics registry. The controller
@@ -35,6 +42,17 @@ struct ControllerContext {
   // "/<name>" (e.g. "replicaset-controller"), with its own --kube-api-qps and
   // --kube-api-burst limiter, as every upstream controller client has.
   std::function<Result<std::shared_ptr<client::Clientset>>(std::string_view name)> client;
+  // The same with the limits scaled (upstream edits ConfigOrDie(name)'s QPS
+  // and Burst). Null (tests): `client`.
+  std::function<Result<std::shared_ptr<client::Clientset>>(std::string_view name,
+                                                           ClientRateScale scale)>
+      scaled_client;
+
+  // `scaled_client` when set, else `client`.
+  Result<std::shared_ptr<client::Clientset>> client_scaled(std::string_view name,
+                                                           ClientRateScale scale) const {
+    return scaled_client ? scaled_client(name, scale) : client(name);
+  }
 
   // An event recorder with source component `component` (e.g.
   // "replicaset-controller"), recording through the manager's broadcaster.

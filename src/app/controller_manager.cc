@@ -117,10 +117,14 @@ class ControllerManager {
   // ClientBuilder.Client(name): a copy of the config, its own limiter and
   // the user agent "<default>/<name>".
   Result<std::shared_ptr<client::Clientset>> client_for(std::string_view name,
-                                                        milliseconds timeout = milliseconds(0)) {
+                                                        milliseconds timeout = milliseconds(0),
+                                                        ClientRateScale scale = {}) {
     client::RestConfig config = base_config_;
     client::add_user_agent(config, name);
     if (timeout.count() > 0) config.timeout = timeout;
+    // A negative QPS (no limit) stays negative.
+    config.qps = static_cast<float>(config.qps * scale.qps);
+    config.burst = static_cast<int>(config.burst * scale.burst);
     client::ClientsetOptions clientset_options;
     clientset_options.rest.verbosity = options_.verbosity;
     // Upstream silences API deprecation warnings (rest.NoWarnings).
@@ -211,6 +215,8 @@ class ControllerManager {
         .informers = informers,
         .metadata_informers = &metadata_informers,
         .client = [this](std::string_view name) { return client_for(name); },
+        .scaled_client = [this](std::string_view name,
+                                ClientRateScale scale) { return client_for(name, {}, scale); },
         .recorder =
             [this](std::string_view component) {
               return broadcaster_.new_recorder({.component = std::string(component)});

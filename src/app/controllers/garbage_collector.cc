@@ -15,7 +15,9 @@ ControllerDescriptor new_garbage_collector_controller_descriptor() {
       .name = gc::kControllerName,
       .init = [](const ControllerContext& ctx) -> Result<std::unique_ptr<Controller>> {
         if (!ctx.options.enable_garbage_collector) return std::unique_ptr<Controller>();
-        auto clients = ctx.client(gc::kControllerName);
+        // upstream: ConfigOrDie("generic-garbage-collector") with twice the QPS,
+        // for each deletion takes two calls (a GET, then the DELETE).
+        auto clients = ctx.client_scaled("generic-garbage-collector", {.qps = 2});
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<gc::GarbageCollector>(
             *clients, &ctx.informers, ctx.recorder(gc::kControllerName),

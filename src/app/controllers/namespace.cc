@@ -12,7 +12,10 @@ ControllerDescriptor new_namespace_controller_descriptor() {
   return {
       .name = controllers::ns::kControllerName,
       .init = [](const ControllerContext& ctx) -> Result<std::unique_ptr<Controller>> {
-        auto clients = ctx.client(controllers::ns::kControllerName);
+        // upstream startModifiedNamespaceController: QPS x20, burst x100, for
+        // a namespace's deletion issues calls for every resource it may hold.
+        auto clients =
+            ctx.client_scaled(controllers::ns::kControllerName, {.qps = 20, .burst = 100});
         if (!clients.ok()) return fail(clients.error());
         controllers::ns::NamespaceControllerOptions options;
         options.resync_period = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -14,6 +14,12 @@ client::DeleteOptions background() {
   return options;
 }
 
+Result<std::vector<json::value>, api::Status> items(Result<cache::ListPage, api::Status> page) {
+  if (!page.ok()) return fail(std::move(page).error());
+  return std::move(page->items);
+}
+
+// Metadata-only requests where metadata is all the deleter needs, as upstream.
 class ClientsetDeleterApi final : public DeleterApi {
  public:
   explicit ClientsetDeleterApi(std::shared_ptr<client::Clientset> clients)
@@ -33,19 +39,20 @@ class ClientsetDeleterApi final : public DeleterApi {
   }
   Result<void, api::Status> delete_collection(const api::GroupVersionResource& gvr,
                                               std::string_view ns) override {
-    auto r = clients_->resource(gvr, std::string(ns)).delete_collection(background(), {});
+    auto r = clients_->metadata(gvr, std::string(ns)).delete_collection(background(), {});
     if (!r.ok()) return fail(std::move(r).error());
     return {};
   }
   Result<std::vector<json::value>, api::Status> list(const api::GroupVersionResource& gvr,
                                                      std::string_view ns) override {
-    auto page = clients_->resource(gvr, std::string(ns)).list_all({});
-    if (!page.ok()) return fail(std::move(page).error());
-    return std::move(page->items);
+    return items(clients_->metadata(gvr, std::string(ns)).list_all({}));
+  }
+  Result<std::vector<json::value>, api::Status> list_pods(std::string_view ns) override {
+    return items(clients_->pods(std::string(ns)).list_all({}));
   }
   Result<void, api::Status> delete_object(const api::GroupVersionResource& gvr, std::string_view ns,
                                           std::string_view name) override {
-    auto r = clients_->resource(gvr, std::string(ns)).delete_object(name, background());
+    auto r = clients_->metadata(gvr, std::string(ns)).delete_object(name, background());
     if (!r.ok()) return fail(std::move(r).error());
     return {};
   }

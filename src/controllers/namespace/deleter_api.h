@@ -36,8 +36,12 @@ class DeleterApi {
   // not add the orphan finalizer to what the namespace controller removes.
   virtual Result<void, api::Status> delete_collection(const api::GroupVersionResource& gvr,
                                                       std::string_view ns) = 0;
+  // Metadata is all the deleter reads of the objects of a resource (upstream
+  // lists them through the metadata client)...
   virtual Result<std::vector<boost::json::value>, api::Status> list(
       const api::GroupVersionResource& gvr, std::string_view ns) = 0;
+  // ...but of pods, whole objects: the graceful-termination estimate reads their spec.
+  virtual Result<std::vector<boost::json::value>, api::Status> list_pods(std::string_view ns) = 0;
   virtual Result<void, api::Status> delete_object(const api::GroupVersionResource& gvr,
                                                   std::string_view ns, std::string_view name) = 0;
 };

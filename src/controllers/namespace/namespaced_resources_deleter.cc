@@ -243,7 +243,7 @@ ContentDeletion NamespacedResourcesDeleter::delete_all_content(json::value names
 Result<std::int64_t, api::Status> NamespacedResourcesDeleter::estimate_graceful_termination(
     const api::GroupVersionResource& gvr, std::string_view ns, const api::Time& deleted_at) {
   if (gvr.group != kPods.group || gvr.resource != kPods.resource) return std::int64_t{0};
-  auto pods = api_.list(kPods, ns);
+  auto pods = api_.list_pods(ns);
   if (!pods.ok()) return fail(std::move(pods).error());
   const auto now = options_.now ? options_.now() : std::chrono::system_clock::now();
   return remaining_estimate(pods_grace_estimate(*pods), deleted_at, now);

@@ -41,6 +41,9 @@ class FakeDeleterApi final : public DeleterApi {
                                               std::string_view ns) override;
   Result<std::vector<boost::json::value>, api::Status> list(const api::GroupVersionResource& gvr,
                                                             std::string_view ns) override;
+  Result<std::vector<boost::json::value>, api::Status> list_pods(std::string_view ns) override {
+    return list({"", "v1", "pods"}, ns);
+  }
   Result<void, api::Status> delete_object(const api::GroupVersionResource& gvr, std::string_view ns,
                                           std::string_view name) override;
 
