@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "local/apiserver/accept_header.h"
+#include "api/accept_header.h"
 
 namespace kcm::local::apiserver {
 namespace {
@@ -15,7 +15,7 @@ constexpr std::string_view kNotAcceptable =
 
 // upstream's acceptMediaTypeOptions for the JSON serializer: the shape a
 // clause asks for, or nullopt when this endpoint cannot serve it.
-std::optional<OutputFormat> served_shape(const AcceptClause& clause,
+std::optional<OutputFormat> served_shape(const api::AcceptClause& clause,
                                          const OutputRestrictions& restrictions) {
   const std::string_view stream = clause.param("stream");
   if (!stream.empty() && stream != "watch") return std::nullopt;
@@ -50,7 +50,7 @@ std::optional<OutputFormat> served_shape(const AcceptClause& clause,
 Result<OutputFormat, api::Status> negotiate_output(std::string_view accept,
                                                    OutputRestrictions restrictions) {
   if (accept.empty()) return OutputFormat{};
-  for (const AcceptClause& clause : parse_accept(accept)) {
+  for (const api::AcceptClause& clause : api::parse_accept(accept)) {
     const bool json = (clause.type == "application" || clause.type == "*") &&
                       (clause.subtype == "json" || clause.subtype == "*");
     // "*/json" names no type upstream matches.

@@ -3,8 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include "local/apiserver/accept_header.h"
-
 namespace kcm::local::apiserver {
 namespace {
 
@@ -114,22 +112,6 @@ TEST(OutputNegotiationTest, TablesOnlyWhereTheEndpointCanPrintThem) {
   ASSERT_TRUE(partial.ok());
   EXPECT_EQ(partial->shape, OutputShape::kPartialObjectMetadata);
   EXPECT_EQ(partial->meta_api_version(), "meta.k8s.io/v1");
-}
-
-TEST(AcceptHeaderTest, ParsesClausesInGoautonegOrder) {
-  const auto clauses = parse_accept(
-      " text/plain;q=0.2 , */*;q=0.2,application/json;as=Table; g = meta.k8s.io ;q=0.9,"
-      "bad,a/b/c,application/*");
-  ASSERT_EQ(clauses.size(), 4u);
-  EXPECT_EQ(clauses[0].type, "application");
-  EXPECT_EQ(clauses[0].subtype, "*");
-  EXPECT_EQ(clauses[1].subtype, "json");
-  EXPECT_FLOAT_EQ(clauses[1].q, 0.9f);
-  EXPECT_EQ(clauses[1].param("as"), "Table");
-  EXPECT_EQ(clauses[1].param("g"), "meta.k8s.io");
-  EXPECT_EQ(clauses[1].param("v"), "");
-  EXPECT_EQ(clauses[2].type, "text");
-  EXPECT_EQ(clauses[3].type, "*");
 }
 
 }  // namespace

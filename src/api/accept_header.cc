@@ -1,10 +1,10 @@
-#include "local/apiserver/accept_header.h"
+#include "api/accept_header.h"
 
 #include <charconv>
 #include <cstddef>
 #include <utility>
 
-namespace kcm::local::apiserver {
+namespace kcm::api {
 namespace {
 
 std::string_view trim_spaces(std::string_view s) {
@@ -78,4 +78,4 @@ std::vector<AcceptClause> parse_accept(std::string_view header) {
   return out;
 }
 
-}  // namespace kcm::local::apiserver
+}  // namespace kcm::api

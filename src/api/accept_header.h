@@ -1,6 +1,7 @@
 // An HTTP Accept header split into clauses the way upstream's apiserver reads
 // it (goautoneg.ParseAccept), quirks included, so that kcm-local picks the
-// same media type as kube-apiserver for the same header.
+// same media type as kube-apiserver for the same header (resources and
+// /openapi/v2 alike).
 #pragma once
 
 #include <map>
@@ -8,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kcm::local::apiserver {
+namespace kcm::api {
 
 struct AcceptClause {
   std::string type;     // "application", or "*"
@@ -30,4 +31,4 @@ struct AcceptClause {
 // bare "*") are dropped. Matching stays case-sensitive, as upstream.
 std::vector<AcceptClause> parse_accept(std::string_view header);
 
-}  // namespace kcm::local::apiserver
+}  // namespace kcm::api
