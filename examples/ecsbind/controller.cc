@@ -8,6 +8,7 @@
 
 #include "controller/finalizers.h"
 #include "controller/owner_event_handler.h"
+#include "controller/run_workers.h"
 #include "log/log.h"
 #include "record/event.h"
 #include "workqueue/rate_limiters.h"
@@ -93,25 +94,11 @@ EcsBindController::~EcsBindController() {
 }
 
 void EcsBindController::run(int workers, std::stop_token stop) {
-  log::info("Starting controller", {{"controller", kControllerName}});
-  std::vector<std::jthread> threads;
-  if (cache::wait_for_named_cache_sync(kControllerName, stop, synced_)) {
-    // The queue never hands one name to two workers, so workers only share
-    // the load of different EcsBinds.
-    for (int i = 0; i < workers; ++i) {
-      threads.emplace_back([this] {
-        while (process_next_item()) {
-        }
-      });
-    }
-    std::mutex mu;
-    std::condition_variable_any cv;
-    std::unique_lock lock(mu);
-    cv.wait(lock, stop, [] { return false; });  // until stop is requested
-  }
-  log::info("Shutting down controller", {{"controller", kControllerName}});
-  // Workers finish the name they hold, then get() ends them; `threads` joins.
-  queue_.shut_down_with_drain();
+  controller::run_workers({.controller = kControllerName,
+                           .synced = synced_,
+                           .process_next = [this] { return process_next_item(); },
+                           .shut_down = [this] { queue_.shut_down_with_drain(); }},
+                          workers, stop);
 }
 
 bool EcsBindController::process_next_item() {

@@ -7,6 +7,7 @@
 
 #include "cache/controller_index.h"
 #include "cache/label_index.h"
+#include "controller/run_workers.h"
 #include "controllers/deployment/template_equality.h"
 #include "log/log.h"
 #include "workqueue/rate_limiters.h"
@@ -113,23 +114,11 @@ DeploymentController::~DeploymentController() {
 }
 
 void DeploymentController::run(int workers, std::stop_token stop) {
-  log::info("Starting controller", {{"controller", kQueueName}});
-  std::vector<std::jthread> threads;
-  if (cache::wait_for_named_cache_sync(kQueueName, stop, synced_)) {
-    for (int i = 0; i < workers; ++i) {
-      threads.emplace_back([this] {
-        while (process_next_item()) {
-        }
-      });
-    }
-    std::mutex mu;
-    std::condition_variable_any cv;
-    std::unique_lock lock(mu);
-    cv.wait(lock, stop, [] { return false; });  // until stop is requested
-  }
-  log::info("Shutting down controller", {{"controller", kQueueName}});
-  // Workers finish the keys they hold, then get() ends them; `threads` joins.
-  queue_.shut_down_with_drain();
+  controller::run_workers({.controller = kQueueName,
+                           .synced = synced_,
+                           .process_next = [this] { return process_next_item(); },
+                           .shut_down = [this] { queue_.shut_down_with_drain(); }},
+                          workers, stop);
 }
 
 SyncResult DeploymentController::sync(const std::string& key) {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "controller/run_workers.h"
 #include "log/log.h"
 #include "workqueue/rate_limiters.h"
 
@@ -86,23 +87,11 @@ void NamespaceController::enqueue(const cache::ObjectPtr& ns) {
 }
 
 void NamespaceController::run(int workers, std::stop_token stop) {
-  log::info("Starting controller", {{"controller", kControllerName}});
-  // Declared first so that they are joined last, after the queue shut down.
-  std::vector<std::jthread> threads;
-  if (cache::wait_for_named_cache_sync(kControllerName, stop, {synced_})) {
-    threads.resize(static_cast<std::size_t>(std::max(workers, 0)));
-    for (std::jthread& t : threads)
-      t = std::jthread([this] { worker(); });
-    while (cache::sleep_for(std::chrono::hours(1), stop)) {
-    }
-  }
-  log::info("Shutting down controller", {{"controller", kControllerName}});
-  queue_.shut_down();
-}
-
-void NamespaceController::worker() {
-  while (process_next_item()) {
-  }
+  controller::run_workers({.controller = kControllerName,
+                           .synced = {synced_},
+                           .process_next = [this] { return process_next_item(); },
+                           .shut_down = [this] { queue_.shut_down(); }},
+                          workers, stop);
 }
 
 Result<void, DeleteError> NamespaceController::sync(const std::string& key) {

@@ -73,7 +73,6 @@ class NamespaceController {
 
  private:
   void enqueue(const cache::ObjectPtr& ns);
-  void worker();
   bool process_next_item();
 
   const std::shared_ptr<DeleterApi> api_;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "api/labels.h"
+#include "controller/run_workers.h"
 #include "controllers/podcounter/node_label.h"
 #include "log/log.h"
 #include "record/event.h"
@@ -89,28 +90,18 @@ PodCounterController::~PodCounterController() {
 }
 
 void PodCounterController::run(int workers, std::stop_token stop) {
-  log::info("Starting controller", {{"controller", kControllerName}});
-  std::vector<std::jthread> threads;
-  if (cache::wait_for_named_cache_sync(kControllerName, stop, synced_)) {
-    remember_announced_pods();
-    // Even with no pods and no node notifications, write the first count.
-    queue_.add(kKey);
-    // One key is never handed to two workers at once, so more than one worker
-    // only waits; kcm runs one.
-    for (int i = 0; i < workers; ++i) {
-      threads.emplace_back([this] {
-        while (process_next_item()) {
-        }
-      });
-    }
-    std::mutex mu;
-    std::condition_variable_any cv;
-    std::unique_lock lock(mu);
-    cv.wait(lock, stop, [] { return false; });  // until stop is requested
-  }
-  log::info("Shutting down controller", {{"controller", kControllerName}});
-  // Workers finish the key they hold, then get() ends them; `threads` joins.
-  queue_.shut_down_with_drain();
+  controller::run_workers({.controller = kControllerName,
+                           .synced = synced_,
+                           .on_synced =
+                               [this] {
+                                 remember_announced_pods();
+                                 // Even with no pods and no node notifications,
+                                 // write the first count.
+                                 queue_.add(kKey);
+                               },
+                           .process_next = [this] { return process_next_item(); },
+                           .shut_down = [this] { queue_.shut_down_with_drain(); }},
+                          workers, stop);
 }
 
 // Pods announced by an earlier run (before a restart, or by another replica

@@ -14,6 +14,7 @@
 #include "controller/client_pod_control.h"
 #include "controller/pod_template.h"
 #include "controller/pod_util.h"
+#include "controller/run_workers.h"
 #include "controller/slow_start_batch.h"
 #include "controllers/replicaset/pods_to_delete.h"
 #include "controllers/replicaset/replica_set_utils.h"
@@ -183,23 +184,11 @@ api::Time ReplicaSetController::now() const {
 }
 
 void ReplicaSetController::run(int workers, std::stop_token stop) {
-  log::info("Starting controller", {{"controller", kControllerName}});
-  std::vector<std::jthread> threads;
-  if (cache::wait_for_named_cache_sync(kControllerName, stop, synced_)) {
-    for (int i = 0; i < workers; ++i) {
-      threads.emplace_back([this] {
-        while (process_next_item()) {
-        }
-      });
-    }
-    std::mutex mu;
-    std::condition_variable_any cv;
-    std::unique_lock lock(mu);
-    cv.wait(lock, stop, [] { return false; });  // until stop is requested
-  }
-  log::info("Shutting down controller", {{"controller", kControllerName}});
-  // Workers finish the keys they hold, then get() ends them; `threads` joins.
-  queue_.shut_down_with_drain();
+  controller::run_workers({.controller = kControllerName,
+                           .synced = synced_,
+                           .process_next = [this] { return process_next_item(); },
+                           .shut_down = [this] { queue_.shut_down_with_drain(); }},
+                          workers, stop);
 }
 
 bool ReplicaSetController::process_next_item() {
