@@ -63,6 +63,14 @@ net::awaitable<void> ApiHandler::reply(Call& call, Result<WriteResult, api::Stat
                            std::move(*body), std::move(headers));
 }
 
+net::awaitable<void> ApiHandler::reply_shaped(Exchange& ex, Result<std::string, api::Status> body) {
+  if (!body) {
+    co_await reply_error(ex, body.error());
+    co_return;
+  }
+  co_await reply_json(ex, 200, std::move(*body));
+}
+
 bool ApiHandler::is_custom_resource(const ResourceInfo& r) const {
   return catalog_.builtins().find(r.gvr.group, r.gvr.version, r.gvr.resource) == nullptr;
 }

@@ -82,6 +82,8 @@ class ApiHandler {
                                                            std::string_view content_type,
                                                            std::string_view body) const;
   net::awaitable<void> reply_error(Exchange& ex, const api::Status& status);
+  // 200 with `body`, or the error that shaping it gave (shape_object / shape_list).
+  net::awaitable<void> reply_shaped(Exchange& ex, Result<std::string, api::Status> body);
   net::awaitable<void> reply_json(Exchange& ex, int code, std::string body,
                                   std::string_view content_type = "application/json");
 

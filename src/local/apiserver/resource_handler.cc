@@ -330,11 +330,7 @@ net::awaitable<void> ApiHandler::get(Call& call) {
     co_return;
   }
   auto body = shape_object(call, (*object)->json);
-  if (!body) {
-    co_await reply_error(call.ex, body.error());
-    co_return;
-  }
-  co_await reply_json(call.ex, 200, std::move(*body));
+  co_await reply_shaped(call.ex, std::move(body));
 }
 
 net::awaitable<void> ApiHandler::list(Call& call) {
@@ -365,11 +361,7 @@ net::awaitable<void> ApiHandler::list(Call& call) {
   }
   auto body = shape_list(call, result->revision, result->continue_token,
                          result->remaining_item_count, result->items);
-  if (!body) {
-    co_await reply_error(call.ex, body.error());
-    co_return;
-  }
-  co_await reply_json(call.ex, 200, std::move(*body));
+  co_await reply_shaped(call.ex, std::move(body));
 }
 
 net::awaitable<void> ApiHandler::create(Call& call) {
@@ -627,11 +619,7 @@ net::awaitable<void> ApiHandler::remove_collection(Call& call) {
     deleted.push_back(result->object);
   }
   auto body = shape_list(call, rest_.store().visible_revision(), "", std::nullopt, deleted);
-  if (!body) {
-    co_await reply_error(call.ex, body.error());
-    co_return;
-  }
-  co_await reply_json(call.ex, 200, std::move(*body));
+  co_await reply_shaped(call.ex, std::move(body));
 }
 
 namespace {
@@ -729,11 +717,7 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
       co_return;
     }
     auto body = shape_object(call, json::serialize(to_scale(r, parse_stored(**object))));
-    if (!body) {
-      co_await reply_error(call.ex, body.error());
-      co_return;
-    }
-    co_await reply_json(call.ex, 200, std::move(*body));
+    co_await reply_shaped(call.ex, std::move(body));
     co_return;
   }
   auto options = write_options(call);
