@@ -49,13 +49,15 @@ std::vector<AcceptClause> parse_accept(std::string_view header) {
     const std::vector<std::string_view> range = split(pieces[0], '/');
     AcceptClause clause;
     clause.type = std::string(trim_spaces(range[0]));
+    std::string_view subtype;
     if (range.size() == 1 && clause.type == "*") {
-      clause.subtype = "*";
+      subtype = "*";
     } else if (range.size() == 2) {
-      clause.subtype = std::string(trim_spaces(range[1]));
+      subtype = trim_spaces(range[1]);
     } else {
       continue;
     }
+    clause.subtype = std::string(subtype);
     for (std::size_t i = 1; i < pieces.size(); ++i) {
       const std::size_t eq = pieces[i].find('=');
       if (eq == std::string_view::npos) continue;
