@@ -54,6 +54,30 @@ if(KCM_BUILD_FUZZ)
   endif()
 endif()
 
+# GCC 12 forgets through a precompiled header that libstdc++ is a system header
+# and reports its known false positives in inlined std::string code. clang's
+# -Warray-bounds and the ASan/UBSan runs still check this code.
+function(kcm_pch_warning_options target)
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-array-bounds
+                         -Wno-stringop-overflow -Wno-stringop-overread>)
+endfunction()
+
+# kcm_library_pch: the target that owns the libraries' precompiled header
+# (cmake/precompiled_headers.h). A compiler uses a precompiled header only when
+# the macros and options match those it was built with, so the host compiles
+# with what every library of four or more files has: kcm_api's dependencies
+# (which define BOOST_*_DYN_LINK, FMT_SHARED, ...) and the warning options. A
+# library whose options differ gets an "invalid PCH" warning from -Winvalid-pch.
+function(kcm_library_pch_host)
+  if(TARGET kcm_library_pch)
+    return()
+  endif()
+  add_library(kcm_library_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/pch_host.cc)
+  target_link_libraries(kcm_library_pch PRIVATE kcm_boost fmt::fmt yaml-cpp kcm_warnings)
+  target_precompile_headers(kcm_library_pch PRIVATE ${PROJECT_SOURCE_DIR}/cmake/precompiled_headers.h)
+  kcm_pch_warning_options(kcm_library_pch)
+endfunction()
+
 # kcm_library(<name> <dir> [DEPS ...]): a static library of every .cc under <dir>
 # (not recursing into folders that are libraries of their own is the caller's job:
 # keep one library per folder).
@@ -70,15 +94,12 @@ function(kcm_library name dir)
   add_library(${name} STATIC ${_srcs})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE kcm_warnings)
-  # A precompiled header costs about two file compiles: worth it from four files on.
+  # One precompiled header serves every library (see kcm_library_pch_host): built
+  # once, it saves about two file compiles per library.
   list(LENGTH _srcs _count)
   if(_count GREATER_EQUAL 4)
-    target_precompile_headers(${name} PRIVATE ${PROJECT_SOURCE_DIR}/cmake/precompiled_headers.h)
-    # GCC 12 forgets through a precompiled header that libstdc++ is a system
-    # header and reports its known false positives in inlined std::string code
-    # (the tests' precompiled headers do the same). clang's -Warray-bounds and
-    # the ASan/UBSan runs still check this code.
-    target_compile_options(${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-array-bounds
-                           -Wno-stringop-overflow -Wno-stringop-overread>)
+    kcm_library_pch_host()
+    target_precompile_headers(${name} REUSE_FROM kcm_library_pch)
+    kcm_pch_warning_options(${name})
   endif()
 endfunction()
