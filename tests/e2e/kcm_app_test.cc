@@ -3,7 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "kcm_process.h"
@@ -32,6 +35,27 @@ std::string metric_value(const std::string& metrics, const std::string& series) 
   while (std::getline(in, line))
     if (line.rfind(series + " ", 0) == 0) return line.substr(series.size() + 1);
   return "";
+}
+
+// The names of a process's threads (/proc/<pid>/task/*/comm).
+std::vector<std::string> thread_names(pid_t pid) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& task : std::filesystem::directory_iterator(tasks, ec)) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    if (std::getline(comm, name)) names.push_back(name);
+  }
+  return names;
+}
+
+bool maps_library(pid_t pid, const std::string& library) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find(library) != std::string::npos) return true;
+  return false;
 }
 
 struct CommandLineCase {
@@ -205,6 +229,24 @@ TEST_F(KcmAppTest, LosingTheLeaseExitsNonZero) {
   EXPECT_EQ(kcm.stop(SIGKILL), 1) << kcm.log();
   EXPECT_THAT(kcm.log(), HasSubstr("leaderelection lost"));
   cluster_.start();
+}
+
+// Both processes allocate with jemalloc configured by cmd/allocator_config.cc
+// (one arena, a background thread returning free pages): the background
+// thread shows that the configuration took effect. Builds without jemalloc
+// (-DKCM_JEMALLOC=OFF) skip.
+TEST_F(KcmAppTest, BothProcessesRunJemallocWithItsBackgroundThread) {
+  KcmProcess kcm(cluster_);
+  ASSERT_TRUE(eventually([&] { return kcm.get("/healthz").status == 200; })) << kcm.log();
+  if (!maps_library(kcm.pid(), "libjemalloc")) GTEST_SKIP() << "kcm is not linked with jemalloc";
+  for (const pid_t pid : {cluster_.pid(), kcm.pid()}) {
+    EXPECT_TRUE(maps_library(pid, "libjemalloc")) << "pid " << pid;
+    EXPECT_TRUE(eventually([&] {
+      const auto names = thread_names(pid);
+      return std::find(names.begin(), names.end(), "jemalloc_bg_thd") != names.end();
+    })) << "pid "
+        << pid << " has no jemalloc_bg_thd thread";
+  }
 }
 
 }  // namespace

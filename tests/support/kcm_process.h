@@ -26,6 +26,7 @@ class KcmProcess {
   unsigned short port() const { return port_; }
   std::string log() const { return read_file(log_); }
   bool running() { return process_.running(); }
+  pid_t pid() const { return process_.pid(); }
   // SIGTERM (or another signal) and wait; the exit status, -signal when killed.
   int stop(int signal = 15, std::chrono::milliseconds timeout = std::chrono::seconds(30));
 

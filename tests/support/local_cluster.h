@@ -29,6 +29,7 @@ class LocalCluster {
   const std::string& url() const { return url_; }
   unsigned short port() const { return port_; }
   std::string log() const { return read_file(log_); }
+  pid_t pid() const { return process_.pid(); }
 
   // kill -9, as a crash.
   void kill();
