@@ -19,6 +19,16 @@ elseif(NOT KCM_DEBUG_INFO STREQUAL "full")
   message(FATAL_ERROR "KCM_DEBUG_INFO must be full or lines, not '${KCM_DEBUG_INFO}'")
 endif()
 
+# clang builds (sanitizers, fuzzing) link with lld when it is there: an ASan
+# test binary links in 0.7 s instead of 4.9 s with GNU ld.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX -fuse-ld=lld KCM_HAVE_LLD)
+  if(KCM_HAVE_LLD)
+    add_link_options(-fuse-ld=lld)
+  endif()
+endif()
+
 add_library(kcm_warnings INTERFACE)
 target_compile_options(kcm_warnings INTERFACE -Wall -Wextra -Wno-missing-field-initializers
   # GCC 12 misreports Asio's coroutine frame allocator (a known false positive).
@@ -40,15 +50,17 @@ if(KCM_SANITIZE)
 endif()
 
 if(KCM_BUILD_FUZZ)
-  # Instrument every library for coverage; the fuzz targets add -fsanitize=fuzzer.
-  # CMake drops repeated options, so a build that is also KCM_SANITIZE'd
-  # (scripts/test's) adds only the coverage: repeating -fsanitize=undefined
-  # would re-enable, after the one -fno-sanitize=function kept, what clang 14
-  # cannot compile in coroutines.
-  if(KCM_SANITIZE)
-    add_compile_options(-fsanitize=fuzzer-no-link)
-  else()
-    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=function
+  # Coverage for libFuzzer in the libraries (kcm_library) and the fuzz targets
+  # only: test code is never fuzzed, and instrumenting it made the combined
+  # ASan + fuzz build of the unit tests a quarter slower to compile.
+  set(KCM_FUZZ_COVERAGE_OPTIONS -fsanitize=fuzzer-no-link)
+  # Fuzz targets need ASan and UBSan; a build that is also KCM_SANITIZE'd
+  # (scripts/test's) has them already. Adding them again would do harm: CMake
+  # drops repeated options, so a second -fsanitize=undefined would come after
+  # the one -fno-sanitize=function kept and re-enable what clang 14 cannot
+  # compile in coroutines.
+  if(NOT KCM_SANITIZE)
+    add_compile_options(-fsanitize=address,undefined -fno-sanitize=function
                         -fno-omit-frame-pointer)
     add_link_options(-fsanitize=address,undefined)
   endif()
@@ -75,6 +87,7 @@ function(kcm_library_pch_host)
   add_library(kcm_library_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/pch_host.cc)
   target_link_libraries(kcm_library_pch PRIVATE kcm_boost fmt::fmt yaml-cpp kcm_warnings)
   target_precompile_headers(kcm_library_pch PRIVATE ${PROJECT_SOURCE_DIR}/cmake/precompiled_headers.h)
+  target_compile_options(kcm_library_pch PRIVATE ${KCM_FUZZ_COVERAGE_OPTIONS})
   kcm_pch_warning_options(kcm_library_pch)
 endfunction()
 
@@ -94,6 +107,7 @@ function(kcm_library name dir)
   add_library(${name} STATIC ${_srcs})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE kcm_warnings)
+  target_compile_options(${name} PRIVATE ${KCM_FUZZ_COVERAGE_OPTIONS})
   # One precompiled header serves every library (see kcm_library_pch_host): built
   # once, it saves about two file compiles per library.
   list(LENGTH _srcs _count)
