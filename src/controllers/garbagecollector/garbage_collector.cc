@@ -213,8 +213,14 @@ void GarbageCollector::start_informers() {
 
 bool GarbageCollector::is_synced() const {
   const std::lock_guard lock(monitors_mu_);
+  if (monitors_.empty()) return informers_ == nullptr;
   return std::all_of(monitors_.begin(), monitors_.end(),
                      [](const auto& m) { return m.second.registration->has_synced(); });
+}
+
+bool GarbageCollector::has_monitors() const {
+  const std::lock_guard lock(monitors_mu_);
+  return !monitors_.empty();
 }
 
 void GarbageCollector::run_worker(workqueue::RateLimitingQueue<std::string>& queue,
@@ -248,8 +254,22 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
     running_ = true;
     start_informers();
   }
-  if (cache::wait_for_named_cache_sync("garbage collector", stop,
-                                       {[this] { return is_synced(); }})) {
+  // Until the first discovery succeeds there are no monitors and is_synced()
+  // is false: retry it every discovery period meanwhile (upstream's Sync loop
+  // runs beside Run for the same reason).
+  auto next_discovery = std::chrono::steady_clock::now() + options_.discovery_period;
+  auto synced = [&] {
+    if (informers_ != nullptr && !has_monitors() &&
+        std::chrono::steady_clock::now() >= next_discovery) {
+      next_discovery = std::chrono::steady_clock::now() + options_.discovery_period;
+      if (auto discovered = sync_monitors(); !discovered.ok()) {
+        log::error("Failed to discover resources; the garbage collector retries",
+                   {{"controller", kControllerName}, {"err", discovered.error().message}});
+      }
+    }
+    return is_synced();
+  };
+  if (cache::wait_for_named_cache_sync("garbage collector", stop, {synced})) {
     for (int i = 0; i < workers; ++i) {
       threads.emplace_back(
           [this] { run_worker(attempt_to_delete_, &GarbageCollector::attempt_to_delete_worker); });

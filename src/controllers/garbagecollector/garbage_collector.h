@@ -98,7 +98,9 @@ class GarbageCollector {
   void resync_monitors(const std::vector<client::ApiResource>& resources);
   // Failed discoveries (garbagecollector_controller_resources_sync_error_total).
   double sync_error_count() const { return sync_errors_ ? sync_errors_->value() : 0; }
-  // Every monitor's handler has processed its informer's initial list.
+  // Every monitor's handler has processed its informer's initial list. As
+  // upstream's IsSynced, false while there are no monitors (discovery has not
+  // succeeded yet), unless the collector has no informers to monitor with.
   bool is_synced() const;
 
   // The workers' steps (upstream attemptToDeleteWorker / attemptToOrphanWorker):
@@ -151,6 +153,7 @@ class GarbageCollector {
   Result<void, std::string> delete_object(const ObjectReference& ref, std::string resource_version,
                                           const std::vector<OwnerReference>& owners,
                                           std::string_view policy);
+  bool has_monitors() const;
   void run_worker(workqueue::RateLimitingQueue<std::string>& queue,
                   bool (GarbageCollector::*step)(const std::string&));
 

@@ -213,5 +213,41 @@ TEST(GarbageCollectorMonitorsTest, SharedInformersWhenAskedForElseMetadataOnesAn
   runner.join();
 }
 
+// Upstream's IsSynced is false while there are no monitors: when the first
+// discovery fails, the workers wait, and discovery is retried every period
+// until it succeeds.
+TEST(GarbageCollectorMonitorsTest, NotSyncedUntilAFailedFirstDiscoverySucceeds) {
+  Servers servers;
+  servers.items["configmaps"] = {fixtures::to_json(Obj{.name = "cm", .uid = "c1"})};
+  cache::SharedInformerFactory full(servers.factory(), quiet());
+  cache::SharedInformerFactory metadata(servers.factory(), quiet());
+  std::atomic<bool> down = true;
+  std::atomic<int> discoveries = 0;
+  GarbageCollectorOptions options;
+  options.api = std::make_shared<NoApi>();
+  options.discovery_period = 20ms;
+  options.metadata_informers = &metadata;
+  options.discover = [&]() -> Result<client::PreferredResources, api::Status> {
+    ++discoveries;
+    if (down) return fail(api::service_unavailable("discovery down"));
+    return client::PreferredResources{.resources = {deletable("", "configmaps", "ConfigMap")}};
+  };
+  GarbageCollector gc(nullptr, &full, nullptr, options);
+  std::stop_source stop;
+  std::thread runner([&] { gc.run(1, stop.get_token()); });
+
+  ASSERT_TRUE(eventually([&] { return discoveries >= 3; }));  // retried while down
+  EXPECT_FALSE(gc.is_synced());
+  EXPECT_FALSE(gc.graph_builder().node("c1").has_value());
+
+  down = false;
+  ASSERT_TRUE(eventually([&] { return gc.is_synced(); }));
+  EXPECT_TRUE(gc.graph_builder().node("c1").has_value());
+  EXPECT_TRUE(gc.rest_mapper().mapping("v1", "ConfigMap").ok());
+
+  stop.request_stop();
+  runner.join();
+}
+
 }  // namespace
 }  // namespace kcm::controllers::garbagecollector
