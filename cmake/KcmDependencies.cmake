@@ -24,8 +24,8 @@ if(KCM_BUILD_BENCH)
 endif()
 
 # kcm and kcm-local allocate with jemalloc (cmd/allocator_config.cc sets it up):
-# measured on the Deployment benchmark, a third less CPU than glibc's malloc for
-# the same peak memory (docs/benchmarks.md). Sanitizer and fuzz builds keep the
+# measured on the Deployment benchmark, about a quarter less CPU than glibc's
+# malloc for the same peak memory (docs/benchmarks.md). Sanitizer and fuzz builds keep the
 # sanitizers' allocator.
 if(KCM_SANITIZE OR KCM_BUILD_FUZZ)
   set(_kcm_jemalloc_default OFF)

@@ -218,6 +218,13 @@ bool GarbageCollector::is_synced() const {
                      [](const auto& m) { return m.second.registration->has_synced(); });
 }
 
+void GarbageCollector::sync_monitors_logging_failure() {
+  if (auto synced = sync_monitors(); !synced.ok()) {
+    log::error("Failed to discover resources; the garbage collector retries",
+               {{"controller", kControllerName}, {"err", synced.error().message}});
+  }
+}
+
 bool GarbageCollector::has_monitors() const {
   const std::lock_guard lock(monitors_mu_);
   return !monitors_.empty();
@@ -245,10 +252,7 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
   if (informers_ != nullptr) {
     // Every controller has been built by now: the shared informers they
     // asked for exist, and the monitors use them rather than metadata ones.
-    if (auto synced = sync_monitors(); !synced.ok()) {
-      log::error("Failed to discover resources; the garbage collector retries",
-                 {{"controller", kControllerName}, {"err", synced.error().message}});
-    }
+    sync_monitors_logging_failure();
     const std::lock_guard lock(monitors_mu_);
     run_stop_ = stop;
     running_ = true;
@@ -262,10 +266,7 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
     if (informers_ != nullptr && !has_monitors() &&
         std::chrono::steady_clock::now() >= next_discovery) {
       next_discovery = std::chrono::steady_clock::now() + options_.discovery_period;
-      if (auto discovered = sync_monitors(); !discovered.ok()) {
-        log::error("Failed to discover resources; the garbage collector retries",
-                   {{"controller", kControllerName}, {"err", discovered.error().message}});
-      }
+      sync_monitors_logging_failure();
     }
     return is_synced();
   };
@@ -284,11 +285,7 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
       // Returns at the period's end or at once when stop is requested.
       cv.wait_for(lock, stop, options_.discovery_period, [] { return false; });
       if (stop.stop_requested()) break;
-      if (informers_ == nullptr) continue;
-      if (auto synced = sync_monitors(); !synced.ok()) {
-        log::error("Failed to discover resources",
-                   {{"controller", kControllerName}, {"err", synced.error().message}});
-      }
+      if (informers_ != nullptr) sync_monitors_logging_failure();
     }
   }
   log::info("Shutting down controller", {{"controller", "garbagecollector"}});

@@ -153,6 +153,8 @@ class GarbageCollector {
   Result<void, std::string> delete_object(const ObjectReference& ref, std::string resource_version,
                                           const std::vector<OwnerReference>& owners,
                                           std::string_view policy);
+  // run()'s discoveries: a failure is logged, and the next period retries.
+  void sync_monitors_logging_failure();
   bool has_monitors() const;
   void run_worker(workqueue::RateLimitingQueue<std::string>& queue,
                   bool (GarbageCollector::*step)(const std::string&));

@@ -771,12 +771,7 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
                   [this, &info, ns = std::string(ns), name = std::string(name), options,
                    done](Result<WriteResult, api::Status> r) {
                     if (!r && r.error().is(api::reason::kConflict)) {
-                      // `info` by address: a copy in this lambda would die
-                      // before the retry's asynchronous callbacks use it.
-                      store_.when_visible(store_.latest_revision(),
-                                          [this, info = &info, ns, name, options, done] {
-                                            remove(*info, ns, name, options, done);
-                                          });
+                      remove_when_visible(info, ns, name, options, done);
                       return;
                     }
                     done(std::move(r));
@@ -807,22 +802,29 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
   write.build = [this, &info, shared](std::uint64_t revision) {
     return save(info, *shared, revision);
   };
-  store_.commit(std::move(write), [this, &info, ns = std::string(ns), name = std::string(name),
-                                   options,
-                                   done](Result<storage::ObjectPtr, storage::StoreError> r) {
-    if (r) {
-      done(WriteResult{202, std::move(*r), std::nullopt});
-      return;
-    }
-    if (r.error() == storage::StoreError::kConflict) {
-      // Changed meanwhile: start over once the change is visible.
-      store_.when_visible(store_.latest_revision(), [this, info = &info, ns, name, options, done] {
-        remove(*info, ns, name, options, done);
-      });
-      return;
-    }
-    done(fail(store_error(info, name, r.error())));
-  });
+  store_.commit(std::move(write),
+                [this, &info, ns = std::string(ns), name = std::string(name), options,
+                 done](Result<storage::ObjectPtr, storage::StoreError> r) {
+                  if (r) {
+                    done(WriteResult{202, std::move(*r), std::nullopt});
+                    return;
+                  }
+                  if (r.error() == storage::StoreError::kConflict) {
+                    // Changed meanwhile: start over once the change is visible.
+                    remove_when_visible(info, ns, name, options, done);
+                    return;
+                  }
+                  done(fail(store_error(info, name, r.error())));
+                });
+}
+
+void RestStore::remove_when_visible(const ResourceInfo& info, std::string ns, std::string name,
+                                    const DeleteOptions& options, WriteDone done) {
+  // `info` by address: it outlives every request, while a copy in this lambda
+  // would die before the retry's asynchronous callbacks use it.
+  store_.when_visible(store_.latest_revision(),
+                      [this, info = &info, ns = std::move(ns), name = std::move(name), options,
+                       done = std::move(done)] { remove(*info, ns, name, options, done); });
 }
 
 void RestStore::remove_namespace(const ResourceInfo& info, json::object obj,

@@ -108,6 +108,10 @@ class RestStore {
               const DeleteOptions& options, WriteDone done);
 
  private:
+  // remove() again once the write that beat it (409 from the store) is
+  // visible, as upstream's storage retries a delete that lost a race.
+  void remove_when_visible(const ResourceInfo& info, std::string ns, std::string name,
+                           const DeleteOptions& options, WriteDone done);
   struct UpdateContext;
   void run_update(std::shared_ptr<UpdateContext> ctx);
   void remove_namespace(const ResourceInfo& info, json::object obj,
