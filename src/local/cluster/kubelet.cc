@@ -452,18 +452,38 @@ void Kubelet::start_pod(PodState& s) {
     s.crash_timer = loop_.after(crash_run_time(s.pod), [this, &s] { crash(s); });
     return;
   }
-  schedule_ready(s);
+  // With no readiness delay left, the first status shows the containers both
+  // running and ready, as kubelet reports a container without a readiness
+  // probe: one status write instead of two.
+  if (const auto wait = readiness_wait(s); wait && *wait == std::chrono::nanoseconds::zero()) {
+    mark_running_containers_ready(s.runtime);
+  } else {
+    schedule_ready(s);
+  }
   write_status(s);
 }
 
-void Kubelet::schedule_ready(PodState& s) {
-  if (s.terminating || never_ready(s.pod) || s.ready_timer.armed()) return;
+bool Kubelet::mark_running_containers_ready(PodRuntime& rt) {
+  bool changed = false;
+  for (auto* list : {&rt.init_containers, &rt.containers}) {
+    for (auto& c : *list) {
+      if (c.state == State::kRunning && !c.ready) {
+        c.ready = true;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+std::optional<std::chrono::nanoseconds> Kubelet::readiness_wait(const PodState& s) const {
+  if (s.terminating || never_ready(s.pod)) return std::nullopt;
   bool all_ready = true;
   for (const auto& c : s.runtime.containers)
     all_ready = all_ready && c.ready;
   for (const auto& c : s.runtime.init_containers)
     all_ready = all_ready && (!c.sidecar || c.ready);
-  if (all_ready) return;
+  if (all_ready) return std::nullopt;
   std::chrono::nanoseconds delay = options_.pod_ready_delay;
   if (const std::string text = annotation(s.pod, kReadyAfterAnnotation); !text.empty()) {
     if (auto d = api::parse_duration(text); d && d->count() >= 0) delay = *d;
@@ -478,24 +498,21 @@ void Kubelet::schedule_ready(PodState& s) {
       }
     }
   }
-  const auto remaining = std::max<std::chrono::nanoseconds>(
-      s.runtime.start_time + delay - Clock::now(), std::chrono::nanoseconds::zero());
-  s.ready_timer = loop_.after(remaining, [this, &s] { become_ready(s); });
+  return std::max<std::chrono::nanoseconds>(s.runtime.start_time + delay - Clock::now(),
+                                            std::chrono::nanoseconds::zero());
+}
+
+void Kubelet::schedule_ready(PodState& s) {
+  if (s.ready_timer.armed()) return;
+  if (const auto wait = readiness_wait(s)) {
+    s.ready_timer = loop_.after(*wait, [this, &s] { become_ready(s); });
+  }
 }
 
 void Kubelet::become_ready(PodState& s) {
   s.ready_timer.cancel();
   if (s.terminating || never_ready(s.pod)) return;
-  bool changed = false;
-  for (auto* list : {&s.runtime.init_containers, &s.runtime.containers}) {
-    for (auto& c : *list) {
-      if (c.state == State::kRunning && !c.ready) {
-        c.ready = true;
-        changed = true;
-      }
-    }
-  }
-  if (changed) write_status(s);
+  if (mark_running_containers_ready(s.runtime)) write_status(s);
 }
 
 void Kubelet::crash(PodState& s) {

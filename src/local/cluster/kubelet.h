@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -102,6 +103,10 @@ class Kubelet {
 
   void start_pod(PodState& s);
   void adopt_pod(PodState& s);
+  // How long until the pod's containers turn ready (zero: now), or nullopt
+  // when they never will or already are.
+  std::optional<std::chrono::nanoseconds> readiness_wait(const PodState& s) const;
+  static bool mark_running_containers_ready(PodRuntime& rt);  // whether any changed
   void schedule_ready(PodState& s);
   void become_ready(PodState& s);
   void crash(PodState& s);

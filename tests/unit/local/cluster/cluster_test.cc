@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include "local/apiserver/rest_store.h"
@@ -30,10 +31,10 @@ class ClusterTest : public ::testing::Test {
     if (cluster_) cluster_->stop();
   }
 
-  void start(int nodes) {
+  void start(int nodes, std::chrono::nanoseconds pod_ready_delay = 200ms) {
     ClusterOptions options;
     options.nodes = nodes;
-    options.pod_ready_delay = 200ms;
+    options.pod_ready_delay = pod_ready_delay;
     options.pod_terminate_delay = 100ms;
     auto c = Cluster::start(rest_, table_, options);
     ASSERT_TRUE(c) << c.error();
@@ -157,6 +158,53 @@ TEST_F(ClusterTest, PodIsBoundRunsAndTurnsReady) {
           all += api::to_json_string(e) + "\n";
         return all;
       }();
+}
+
+// Every state a pod is stored in, in order, as (phase, Ready condition).
+class PodStates : public storage::WatchSink {
+ public:
+  void deliver(const storage::Event& event) override {
+    const json::object pod = json::parse(event.object->json).as_object();
+    const json::object* status = api::find_object(pod, "status");
+    std::string ready;
+    if (const json::array* cs = status ? api::find_array(*status, "conditions") : nullptr) {
+      for (const auto& c : *cs) {
+        if (c.as_object().at("type") == "Ready") {
+          ready = std::string(c.as_object().at("status").as_string());
+        }
+      }
+    }
+    const std::lock_guard lock(mu_);
+    states_.emplace_back(status ? std::string(api::find_string(*status, "phase").value_or("")) : "",
+                         ready);
+  }
+  std::vector<std::pair<std::string, std::string>> states() const {
+    const std::lock_guard lock(mu_);
+    return states_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::pair<std::string, std::string>> states_;
+};
+
+TEST_F(ClusterTest, WithNoReadyDelayTheFirstRunningStatusIsReady) {
+  start(1, 0ms);
+  auto states = std::make_shared<PodStates>();
+  storage::Store::WatchOptions watch;
+  watch.resource = rest_.resource_id(info("", "pods"));
+  auto handle = store_.watch(watch, states);
+  ASSERT_TRUE(handle);
+  ASSERT_TRUE(create("pods", "default", pod("web-1")));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "web-1");
+    return p && condition(*p, "Ready") == "True";
+  }));
+  std::this_thread::sleep_for(100ms);  // a second status write, if any, lands meanwhile
+  // Created (no status), bound (Pending), then one status write: Running and Ready.
+  using State = std::pair<std::string, std::string>;
+  EXPECT_EQ(states->states(),
+            (std::vector<State>{{"Pending", ""}, {"Pending", ""}, {"Running", "True"}}));
 }
 
 TEST_F(ClusterTest, UnschedulablePodGetsTheConditionAndEvent) {
