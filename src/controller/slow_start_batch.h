@@ -6,15 +6,14 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "api/result.h"
+#include "controller/parallel_calls.h"
 
 namespace kcm::controller {
 
@@ -28,41 +27,32 @@ struct SlowStartResult {
   std::optional<E> error;
 };
 
-// `parallelism` bounds how many calls of one batch run at once (upstream
-// starts one goroutine per call); 1 runs them on the calling thread. The
-// batches and the result do not depend on it.
+// `calls` runs the calls of one batch in parallel (upstream starts one
+// goroutine per call); nullptr runs them on the calling thread. The batches
+// and the result do not depend on it.
 template <class E>
 SlowStartResult<E> slow_start_batch(int count, int initial_batch_size,
                                     const std::function<Result<void, E>()>& fn,
-                                    int parallelism = 1) {
+                                    ParallelCalls* calls = nullptr) {
   SlowStartResult<E> result;
   int remaining = count;
   for (int batch = std::min(remaining, initial_batch_size); batch > 0;
        batch = std::min(2 * batch, remaining)) {
     std::mutex mu;
     std::vector<E> errors;
-    auto call = [&] {
+    auto call = [&](std::size_t) {
       auto r = fn();
       if (!r.ok()) {
         const std::lock_guard lock(mu);
         errors.push_back(r.error());
       }
     };
-    const int workers = std::clamp(parallelism, 1, batch);
-    if (workers == 1) {
-      for (int i = 0; i < batch; ++i)
-        call();
+    if (calls != nullptr) {
+      calls->run(static_cast<std::size_t>(batch), call);
     } else {
-      std::atomic<int> next{0};
-      std::vector<std::jthread> threads;
-      threads.reserve(static_cast<std::size_t>(workers));
-      for (int w = 0; w < workers; ++w) {
-        threads.emplace_back([&] {
-          while (next.fetch_add(1) < batch)
-            call();
-        });
-      }
-    }  // the jthreads join here
+      for (int i = 0; i < batch; ++i)
+        call(static_cast<std::size_t>(i));
+    }
     result.successes += batch - static_cast<int>(errors.size());
     if (!errors.empty()) {
       result.error = std::move(errors.front());

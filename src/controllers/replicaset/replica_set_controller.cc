@@ -1,11 +1,9 @@
 #include "controllers/replicaset/replica_set_controller.h"
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "api/duration.h"
 #include "api/label_selector.h"
@@ -89,26 +87,6 @@ std::string labels_text(const cache::CachedObject& obj) {
   return out + "]";
 }
 
-// Runs fn(i) for i in [0, n), at most `parallelism` at once.
-void parallel_for(std::size_t n, int parallelism, const std::function<void(std::size_t)>& fn) {
-  const auto workers = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(parallelism, 1)),
-                                               1, std::max<std::size_t>(n, 1));
-  if (workers == 1) {
-    for (std::size_t i = 0; i < n; ++i)
-      fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::jthread> threads;
-  threads.reserve(workers);
-  for (std::size_t w = 0; w < workers; ++w) {
-    threads.emplace_back([&] {
-      for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
-        fn(i);
-    });
-  }
-}
-
 }  // namespace
 
 std::unique_ptr<ReplicaSetClient> clientset_replica_set_client(
@@ -129,6 +107,7 @@ ReplicaSetController::ReplicaSetController(std::shared_ptr<client::Clientset> cl
       replica_sets_(options_.replica_sets
                         ? options_.replica_sets
                         : std::shared_ptr<ReplicaSetClient>(clientset_replica_set_client(clients))),
+      pod_calls_(options_.max_parallel_pod_calls),
       rs_informer_(informers.informer_for(kReplicaSets)),
       pod_informer_(informers.informer_for(kPods)),
       rs_lister_(informers.lister_for(kReplicaSets)),
@@ -583,7 +562,7 @@ Result<void> ReplicaSetController::manage_replicas(
           }
           return r;
         },
-        options_.max_parallel_pod_calls);
+        &pod_calls_);
     // The pods never attempted (or failed) will not be observed.
     if (const int skipped = skipped_creations(plan.create, created.successes); skipped > 0) {
       if (log::v(2)) {
@@ -613,7 +592,7 @@ Result<void> ReplicaSetController::manage_replicas(
     expectations_.expect_deletions(key, get_pod_keys(victims));
     std::mutex mu;
     std::optional<api::Status> first_error;
-    parallel_for(victims.size(), options_.max_parallel_pod_calls, [&](std::size_t i) {
+    pod_calls_.run(victims.size(), [&](std::size_t i) {
       const json::object& victim = *victims[i];
       const json::object* meta = api::find_object(victim, "metadata");
       const std::string_view victim_name =

@@ -28,6 +28,7 @@
 #include "client/clientset.h"
 #include "controller/controller_ref_manager.h"
 #include "controller/expectations.h"
+#include "controller/parallel_calls.h"
 #include "controllers/replicaset/manage_replicas.h"
 #include "controllers/replicaset/replica_set_utils.h"
 #include "record/event_recorder.h"
@@ -126,6 +127,7 @@ class ReplicaSetController {
   const int burst_replicas_;
   const ReplicaSetControllerOptions options_;
   const std::shared_ptr<ReplicaSetClient> replica_sets_;
+  controller::ParallelCalls pod_calls_;  // the pod creations and deletions of a batch
 
   const std::shared_ptr<cache::SharedIndexInformer> rs_informer_;
   const std::shared_ptr<cache::SharedIndexInformer> pod_informer_;

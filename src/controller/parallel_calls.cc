@@ -1,0 +1,85 @@
+#include "controller/parallel_calls.h"
+
+#include <algorithm>
+
+namespace kcm::controller {
+
+struct ParallelCalls::Job {
+  const std::function<void(std::size_t)>* fn;
+  std::size_t n;
+  std::size_t next = 0;      // the next call no one took
+  std::size_t returned = 0;  // calls that returned
+  int helpers_left;          // pool threads that may still join this job
+};
+
+ParallelCalls::ParallelCalls(int parallelism) : parallelism_(std::max(parallelism, 1)) {}
+
+ParallelCalls::~ParallelCalls() {
+  {
+    const std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  work_.notify_all();
+  for (std::thread& t : threads_)
+    t.join();
+}
+
+void ParallelCalls::start_threads_locked() {
+  if (!threads_.empty()) return;
+  threads_.reserve(static_cast<std::size_t>(parallelism_ - 1));
+  for (int i = 1; i < parallelism_; ++i)
+    threads_.emplace_back([this] { helper_loop(); });
+}
+
+void ParallelCalls::run(std::size_t n, const std::function<void(std::size_t)>& fn) {
+  if (n <= 1 || parallelism_ <= 1) {
+    for (std::size_t i = 0; i < n; ++i)
+      fn(i);
+    return;
+  }
+  auto job = std::make_shared<Job>();
+  job->fn = &fn;
+  job->n = n;
+  job->helpers_left = static_cast<int>(std::min<std::size_t>(n, parallelism_) - 1);
+  {
+    const std::lock_guard lock(mu_);
+    start_threads_locked();
+    jobs_.push_back(job);
+  }
+  work_.notify_all();
+  work_on(*job);
+  std::unique_lock lock(mu_);
+  done_.wait(lock, [&] { return job->returned == job->n; });
+}
+
+void ParallelCalls::work_on(Job& job) {
+  std::unique_lock lock(mu_);
+  while (job.next < job.n) {
+    const std::size_t i = job.next++;
+    if (job.next == job.n) std::erase_if(jobs_, [&](const auto& j) { return j.get() == &job; });
+    lock.unlock();
+    (*job.fn)(i);
+    lock.lock();
+    if (++job.returned == job.n) done_.notify_all();
+  }
+}
+
+void ParallelCalls::helper_loop() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    work_.wait(lock, [&] {
+      return stop_ || std::any_of(jobs_.begin(), jobs_.end(),
+                                  [](const auto& j) { return j->helpers_left > 0; });
+    });
+    if (stop_) return;
+    auto it =
+        std::find_if(jobs_.begin(), jobs_.end(), [](const auto& j) { return j->helpers_left > 0; });
+    const std::shared_ptr<Job> job = *it;  // kept alive while this thread works on it
+    --job->helpers_left;
+    lock.unlock();
+    work_on(*job);
+    lock.lock();
+  }
+}
+
+}  // namespace kcm::controller
