@@ -28,6 +28,15 @@ struct Member {
 };
 using Plan = boost::container::small_vector<Member, 32>;
 
+// A field of a struct (`owner`: the struct or an inline member of it) and the
+// input member for it, if any.
+struct Slot {
+  const Type* owner;
+  const Field* field;
+  json::value* value;
+};
+using Slots = boost::container::small_vector<Slot, 48>;
+
 // Whether omitempty leaves out the zero value of a kind: scalars, strings,
 // byte strings, lists and maps, but no struct (nor Quantity, Time, ...).
 bool zero_is_empty(Kind k) {
@@ -71,6 +80,57 @@ bool is_empty(const TypeExpr& t, const json::value& v) {
   }
 }
 
+// Whether `s` is "YYYY-MM-DDTHH:MM:SS[.f...]Z" with `fraction` digits and
+// every field in range, and not the zero time (which prints as null): what
+// Time (0) or MicroTime (6) prints. Such text either parses and prints back
+// unchanged or does not parse (a 30th of February) and is kept, so
+// re-encoding it can be skipped.
+bool is_canonical_time(std::string_view s, std::size_t fraction) {
+  const std::size_t size = fraction == 0 ? 20 : 21 + fraction;
+  if (s.size() != size || s.starts_with("0001-01-01T00:00:00") || s[4] != '-' || s[7] != '-' ||
+      s[10] != 'T' || s[13] != ':' || s[16] != ':' || s.back() != 'Z' ||
+      (fraction != 0 && s[19] != '.')) {
+    return false;
+  }
+  auto digits = [&](std::size_t at, std::size_t n, int max) {
+    int value = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      value = value * 10 + (s[i] - '0');
+    }
+    return value <= max;
+  };
+  return digits(0, 4, 9999) && digits(5, 2, 12) && s.substr(5, 2) != "00" && digits(8, 2, 31) &&
+         s.substr(8, 2) != "00" && digits(11, 2, 23) && digits(14, 2, 59) && digits(17, 2, 59) &&
+         (fraction == 0 || digits(20, fraction, 999999));
+}
+
+// Finds the members of a struct for its fields, in declaration order. A
+// canonical object (the usual input: a stored object, or a client's copy of
+// one) lists its members in that order, so walking it costs one key
+// comparison per field where searching costs a scan of the object. The walk
+// is right only if it consumed every member (complete()); object() otherwise
+// searches again.
+class MemberLookup {
+ public:
+  MemberLookup(json::object& o, bool walk) : o_(o), walk_(walk) {}
+
+  json::value* find(std::string_view name) {
+    if (!walk_) return o_.if_contains(name);
+    if (next_ == o_.size()) return nullptr;
+    json::key_value_pair& kv = *(o_.begin() + static_cast<std::ptrdiff_t>(next_));
+    if (kv.key() != name) return nullptr;
+    ++next_;
+    return &kv.value();
+  }
+  bool complete() const { return !walk_ || next_ == o_.size(); }
+
+ private:
+  json::object& o_;
+  const bool walk_;
+  std::size_t next_ = 0;
+};
+
 class Canonicalizer {
  public:
   explicit Canonicalizer(const CanonicalOptions& opts) : opts_(opts) {}
@@ -109,12 +169,12 @@ class Canonicalizer {
         }
         return;
       case Kind::kTime:
-        if (v.is_string()) {
+        if (v.is_string() && !is_canonical_time(v.get_string(), 0)) {
           if (auto tm = Time::from_json(v); tm) v = tm->to_json();
         }
         return;
       case Kind::kMicroTime:
-        if (v.is_string()) {
+        if (v.is_string() && !is_canonical_time(v.get_string(), 6)) {
           if (auto tm = MicroTime::from_json(v); tm) v = tm->to_json();
         }
         return;
@@ -144,8 +204,21 @@ class Canonicalizer {
   // filled in or left out. Rewritten in place when already in that shape.
   void object(json::object& o, const Type& t, int depth) {
     if (depth > kMaxDepth) return;
+    // Find every field's member first, then canonicalize: a walk that gives
+    // up has touched nothing.
+    Slots slots;
+    MemberLookup walk(o, true);
+    find_fields(walk, t, slots, depth);
+    if (!walk.complete()) {
+      // Out of order or unknown members: what the walk took for absent may be
+      // further on.
+      slots.clear();
+      MemberLookup search(o, false);
+      find_fields(search, t, slots, depth);
+    }
     Plan plan;
-    fields(o, t, plan, depth);
+    for (const Slot& slot : slots)
+      field(slot, plan, depth);
     bool same = plan.size() == o.size();
     for (std::size_t i = 0; same && i < plan.size(); ++i) {
       same = plan[i].value == &(o.begin() + static_cast<std::ptrdiff_t>(i))->value();
@@ -166,21 +239,24 @@ class Canonicalizer {
   }
 
  private:
-  void fields(json::object& o, const Type& t, Plan& plan, int depth) {
+  // Every field of `t` (inline members expanded) and its member, if any.
+  void find_fields(MemberLookup& members, const Type& t, Slots& slots, int depth) {
     for (const Field& f : t.fields) {
       if (f.inline_) {
         if (f.type->object != nullptr && depth < kMaxDepth) {
-          fields(o, *f.type->object, plan, depth + 1);
+          find_fields(members, *f.type->object, slots, depth + 1);
         }
         continue;
       }
-      field(o, t, f, plan, depth);
+      slots.push_back({&t, &f, members.find(f.name)});
     }
   }
 
-  void field(json::object& o, const Type& owner, const Field& f, Plan& plan, int depth) {
+  void field(const Slot& slot, Plan& plan, int depth) {
+    const Field& f = *slot.field;
+    const Type& owner = *slot.owner;
     const TypeExpr& t = *f.type;
-    json::value* v = o.if_contains(f.name);
+    json::value* v = slot.value;
     if (v != nullptr && !v->is_null()) value(*v, t, depth + 1);
     // Unset: absent, null, or a value that prints as null once canonical (a
     // zero Time, an empty RawExtension).

@@ -387,5 +387,67 @@ TEST(Canonical, TypicalPod) {
   EXPECT_EQ(to_json_string(again), to_json_string(out));
 }
 
+// Every object's members in reverse order (maps included: canonical maps are
+// sorted again).
+json::value scrambled(const json::value& v) {
+  if (const json::array* a = v.if_array()) {
+    json::array out;
+    for (const auto& item : *a)
+      out.push_back(scrambled(item));
+    return out;
+  }
+  const json::object* o = v.if_object();
+  if (o == nullptr) return v;
+  json::object out;
+  for (auto it = o->end(); it != o->begin();) {
+    --it;
+    out[it->key()] = scrambled(it->value());
+  }
+  return out;
+}
+
+// Canonical input is walked in order; any other order, or unknown members,
+// must give the same result (the walk gives up and searches).
+TEST(Canonical, MemberOrderOfTheInputDoesNotMatter) {
+  const Type& pod = *Registry::builtin().root({"", "v1", "Pod"});
+  json::value canonical = pod_typical();
+  canonicalize(canonical, pod);
+
+  json::value from_scrambled = scrambled(canonical);
+  // And members the types do not have.
+  from_scrambled.as_object()["zz-unknown"] = 1;
+  from_scrambled.at("spec").as_object().emplace("aa-unknown", 1);
+  from_scrambled.at("spec").at("containers").at(0).as_object()["zz-unknown"] = 1;
+  canonicalize(from_scrambled, pod);
+  EXPECT_EQ(to_json_string(from_scrambled), to_json_string(canonical));
+
+  // Only the metadata out of order: the other objects are walked.
+  json::value partly = canonical;
+  partly.as_object()["metadata"] = scrambled(canonical.at("metadata"));
+  canonicalize(partly, pod);
+  EXPECT_EQ(to_json_string(partly), to_json_string(canonical));
+}
+
+TEST(Canonical, TimesAlreadyInTheirFormAreKept) {
+  run({
+      {"Time", "core/v1", "PodCondition",
+       R"({"type":"Ready","status":"True","lastProbeTime":null,)"
+       R"("lastTransitionTime":"2026-11-30T10:00:00Z"})",
+       R"({"type":"Ready","status":"True","lastProbeTime":null,)"
+       R"("lastTransitionTime":"2026-11-30T10:00:00Z"})"},
+      {"a Time that does not parse stays as it is", "core/v1", "PodCondition",
+       R"({"type":"Ready","status":"True","lastProbeTime":"2026-02-30T10:00:00Z",)"
+       R"("lastTransitionTime":"2026-11-30T24:00:00Z"})",
+       R"({"type":"Ready","status":"True","lastProbeTime":"2026-02-30T10:00:00Z",)"
+       R"("lastTransitionTime":"2026-11-30T24:00:00Z"})"},
+      {"MicroTime", "coordination.k8s.io/v1", "LeaseSpec",
+       R"({"holderIdentity":"","renewTime":"2026-11-30T09:00:00.123456Z"})",
+       R"({"holderIdentity":"","renewTime":"2026-11-30T09:00:00.123456Z"})"},
+      {"the zero MicroTime is null", "coordination.k8s.io/v1", "LeaseSpec",
+       R"({"holderIdentity":"","renewTime":"0001-01-01T00:00:00.000000Z"})",
+       R"({"holderIdentity":""})"},
+  });
+}
+
 }  // namespace
 }  // namespace kcm::api::schema
