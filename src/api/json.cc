@@ -4,10 +4,14 @@
 
 namespace kcm::api {
 
-std::optional<json::value> parse_json(std::string_view text, std::string* error) {
+std::optional<json::value> parse_json(std::string_view text, std::string* error,
+                                      json::storage_ptr sp) {
   json::parse_options options;
   options.max_depth = 512;
-  json::stream_parser parser({}, options);
+  // The parser's working stack starts here rather than on the heap.
+  unsigned char stack[2048];
+  json::stream_parser parser({}, options, stack, sizeof stack);
+  parser.reset(std::move(sp));
   boost::system::error_code ec;
   std::size_t consumed = parser.write_some(text.data(), text.size(), ec);
   if (!ec && consumed < text.size()) {

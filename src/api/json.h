@@ -14,8 +14,11 @@ namespace kcm::api {
 namespace json = boost::json;
 
 // Parses JSON text. Returns nullopt and fills `error` (a precise message with
-// the byte offset) on malformed input.
-std::optional<json::value> parse_json(std::string_view text, std::string* error);
+// the byte offset) on malformed input. The value is allocated from `sp` (an
+// arena such as json::monotonic_resource makes many short-lived values cheap
+// to build and free).
+std::optional<json::value> parse_json(std::string_view text, std::string* error,
+                                      json::storage_ptr sp = {});
 
 // Compact serialization (no whitespace), as the API server and kubectl emit.
 std::string to_json_string(const json::value& v);

@@ -187,9 +187,9 @@ std::string CachedObject::json_text() const {
   return std::move(text).value();
 }
 
-json::value CachedObject::object() const {
+json::value CachedObject::object(json::storage_ptr sp) const {
   std::string error;
-  auto v = api::parse_json(json_text(), &error);
+  auto v = api::parse_json(json_text(), &error, std::move(sp));
   if (!v) std::abort();  // the text was serialized by Boost.JSON itself
   return std::move(*v);
 }

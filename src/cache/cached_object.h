@@ -70,8 +70,9 @@ class CachedObject {
   // The owner reference with controller=true (upstream GetControllerOf).
   std::optional<OwnerRef> controller_ref() const;
 
-  // The whole object, decoded (a fresh value each call: callers may modify it).
-  api::json::value object() const;
+  // The whole object, decoded (a fresh value each call: callers may modify
+  // it), allocated from `sp`.
+  api::json::value object(api::json::storage_ptr sp = {}) const;
   // Its JSON text (as serialized when cached).
   std::string json_text() const;
 

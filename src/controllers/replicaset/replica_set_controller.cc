@@ -23,6 +23,9 @@ namespace kcm::controllers::replicaset {
 
 namespace {
 
+// The first block of the arena a sync decodes its pods into; it grows as needed.
+constexpr std::size_t kPodArenaBytes = 64 * 1024;
+
 const api::GroupVersionResource kReplicaSets{"apps", "v1", "replicasets"};
 const api::GroupVersionResource kPods{"", "v1", "pods"};
 constexpr std::string_view kKind = "ReplicaSet";
@@ -366,7 +369,7 @@ void ReplicaSetController::delete_pod(const cache::DeletedObject& obj) {
 // --- sync ---------------------------------------------------------------------
 
 std::vector<json::value> ReplicaSetController::indirectly_related_pods(
-    const cache::CachedObject& rs) const {
+    const cache::CachedObject& rs, const json::storage_ptr& sp) const {
   std::vector<json::value> related;
   const std::optional<cache::OwnerRef> owner = rs.controller_ref();
   if (!owner) {
@@ -390,7 +393,7 @@ std::vector<json::value> ReplicaSetController::indirectly_related_pods(
     for (const cache::ObjectPtr& pod :
          pod_lister_.namespace_(std::string(sibling->namespace_())).list(*selector)) {
       if (!seen.emplace(pod->uid()).second) continue;  // selected by two siblings
-      related.push_back(pod->object());
+      related.push_back(pod->object(sp));
     }
   }
   if (log::v(4)) {
@@ -451,11 +454,15 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
 
   // Only pods we control or orphans we may adopt can be claimed; the others
   // are not decoded. Pods that stopped matching but still name us are kept
-  // so that they are released.
+  // so that they are released. They live for this sync only, so they are
+  // built in an arena: freeing them is one release instead of a walk.
+  json::monotonic_resource pod_arena(kPodArenaBytes);
   std::vector<json::value> pod_values;
   for (const cache::ObjectPtr& pod :
        pod_lister_.namespace_(namespace_).controlled_by(uid, cache::Orphans::kInclude)) {
-    if (pod->controller_ref() || pod->matches(*selector)) pod_values.push_back(pod->object());
+    if (pod->controller_ref() || pod->matches(*selector)) {
+      pod_values.push_back(pod->object(&pod_arena));
+    }
   }
   std::vector<const json::object*> all_pods;
   all_pods.reserve(pod_values.size());
@@ -580,7 +587,9 @@ Result<void> ReplicaSetController::manage_replicas(
       log::info("Too many replicas",
                 {{"replicaSet", key}, {"need", view.spec_replicas}, {"deleting", plan.remove}});
     }
-    const std::vector<json::value> related_values = indirectly_related_pods(rs_cached);
+    json::monotonic_resource related_arena(kPodArenaBytes);
+    const std::vector<json::value> related_values =
+        indirectly_related_pods(rs_cached, &related_arena);
     std::vector<const json::object*> related;
     related.reserve(related_values.size());
     for (const json::value& v : related_values)

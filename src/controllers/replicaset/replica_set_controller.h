@@ -110,8 +110,10 @@ class ReplicaSetController {
                                           const cache::OwnerRef& ref) const;
   // The ReplicaSets whose selectors match an orphan pod's labels.
   std::vector<cache::ObjectPtr> get_pod_replica_sets(const cache::CachedObject& pod) const;
-  // The active pods of every ReplicaSet with the same controller as `rs`.
-  std::vector<json::value> indirectly_related_pods(const cache::CachedObject& rs) const;
+  // The active pods of every ReplicaSet with the same controller as `rs`,
+  // allocated from `sp`.
+  std::vector<json::value> indirectly_related_pods(const cache::CachedObject& rs,
+                                                   const json::storage_ptr& sp) const;
 
   bool process_next_item();
   // manageReplicas: creates or deletes pods toward spec.replicas.
