@@ -17,15 +17,15 @@ std::string printable(char c) {
 
 }  // namespace
 
-Result<WatchEvent> watch_event_from_json(const boost::json::value& frame) {
-  const auto* o = frame.if_object();
+Result<WatchEvent> watch_event_from_json(boost::json::value frame) {
+  auto* o = frame.if_object();
   if (o == nullptr) return fail("unable to decode watch event: the frame is not a JSON object");
   const auto type_text = api::find_string(*o, "type");
   const auto type = parse_watch_event_type(type_text.value_or(""));
   if (!type) {
     return fail("got invalid watch event type: " + std::string(type_text.value_or("")));
   }
-  const auto* object = api::find(*o, "object");
+  auto* object = o->if_contains("object");
   if (object == nullptr || object->is_null()) {
     return fail("unable to decode watch event: Object 'Kind' is missing in ''");
   }
@@ -38,7 +38,7 @@ Result<WatchEvent> watch_event_from_json(const boost::json::value& frame) {
     return fail("unable to decode watch event: Object 'Kind' is missing in '" +
                 api::to_json_string(*object) + "'");
   }
-  return WatchEvent{*type, *object};
+  return WatchEvent{*type, std::move(*object)};
 }
 
 void WatchDecoder::feed(std::string_view bytes) {
@@ -100,12 +100,17 @@ Result<std::optional<WatchEvent>> WatchDecoder::next() {
         in_frame_ = false;
         start_ = scan_;
         std::string parse_error;
-        auto value = api::parse_json(frame, &parse_error);
+        // Each event's tree is built in its own arena, freed in one go once
+        // the last value from it is gone: an informer keeps only what it
+        // extracts from the event, so freeing node by node would be waste.
+        auto value = api::parse_json(
+            frame, &parse_error,
+            boost::json::make_shared_resource<boost::json::monotonic_resource>(2 * frame.size()));
         if (!value) {
           error_ = "unable to decode watch event: " + parse_error;
           return fail(*error_);
         }
-        auto event = watch_event_from_json(*value);
+        auto event = watch_event_from_json(std::move(*value));
         if (!event) {
           error_ = event.error();
           return fail(*error_);

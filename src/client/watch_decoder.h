@@ -39,7 +39,8 @@ class WatchDecoder {
   std::optional<std::string> error_;
 };
 
-// Converts one decoded frame to an event (exposed for tests).
-Result<WatchEvent> watch_event_from_json(const boost::json::value& frame);
+// Converts one decoded frame to an event (exposed for tests); the event's
+// object is moved out of the frame.
+Result<WatchEvent> watch_event_from_json(boost::json::value frame);
 
 }  // namespace kcm::client

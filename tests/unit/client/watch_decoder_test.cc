@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -163,6 +164,24 @@ TEST(WatchDecoderTest, ManyFramesInOneChunkWithoutNewlines) {
   ASSERT_EQ(got.events.size(), 100u);
   EXPECT_EQ(api::as_string_view(api::find_path(got.events[99].object, {"metadata", "name"})),
             "p99");
+}
+
+// An event's object owns its memory: it outlives the decoder, and copies of
+// it and changes to it are independent of the frame it came from.
+TEST(WatchDecoderTest, EventObjectsOutliveTheDecoder) {
+  std::optional<WatchEvent> kept;
+  {
+    WatchDecoder d;
+    d.feed(kStream);
+    auto e = d.next();
+    ASSERT_TRUE(e && *e);
+    kept = std::move(**e);
+  }
+  boost::json::value copy = kept->object;
+  kept->object.as_object()["spec"] = boost::json::object{{"nodeName", "n1"}};
+  kept.reset();
+  EXPECT_EQ(api::to_json_string(copy),
+            R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","resourceVersion":"5"}})");
 }
 
 TEST(WatchEventTypeTest, RoundTrip) {
