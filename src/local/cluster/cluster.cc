@@ -70,8 +70,10 @@ Result<std::unique_ptr<Cluster>> Cluster::start(apiserver::RestStore& rest,
   p.node_watch = std::move(*nodes);
   auto pods =
       p.api->watch(Kind::kPods, [scheduler, kubelet](ApiAccess::EventType t, json::object o) {
-        kubelet->on_pod(t, o);
-        scheduler->on_pod(t, std::move(o));
+        // The scheduler keeps (copies) only pods it has to place, the kubelet
+        // every pod bound to its nodes: the object moves to the kubelet.
+        scheduler->on_pod(t, o);
+        kubelet->on_pod(t, std::move(o));
       });
   if (!pods) return fail(pods.error());
   p.pod_watch = std::move(*pods);

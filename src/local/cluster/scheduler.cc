@@ -127,7 +127,7 @@ void Scheduler::on_node(ApiAccess::EventType type, json::object node) {
   cluster_changed();
 }
 
-void Scheduler::on_pod(ApiAccess::EventType type, json::object pod) {
+void Scheduler::on_pod(ApiAccess::EventType type, const json::object& pod) {
   const std::string key = key_of(pod);
   if (type == ApiAccess::EventType::kDeleted) {
     events_.forget(meta(pod, "uid"));
@@ -156,7 +156,7 @@ void Scheduler::on_pod(ApiAccess::EventType type, json::object pod) {
   if (it == pending_.end() || it->second.uid != uid) {
     Pending p;
     p.uid = uid;
-    p.pod = std::move(pod);
+    p.pod = pod;
     p.due = Clock::now();
     pending_[key] = std::move(p);
   } else {
@@ -165,7 +165,7 @@ void Scheduler::on_pod(ApiAccess::EventType type, json::object pod) {
       p.unschedulable = false;
       p.due = std::max(Clock::now(), p.last_attempt + backoff(p.attempts));
     }
-    p.pod = std::move(pod);
+    p.pod = pod;
   }
   arm();
 }

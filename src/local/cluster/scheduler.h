@@ -24,7 +24,7 @@ class Scheduler {
  public:
   Scheduler(Loop& loop, ApiAccess& api, EventRecorder& events);
 
-  void on_pod(ApiAccess::EventType type, json::object pod);
+  void on_pod(ApiAccess::EventType type, const json::object& pod);
   void on_node(ApiAccess::EventType type, json::object node);
 
  private:
