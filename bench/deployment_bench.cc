@@ -13,8 +13,11 @@
 // kcm's CPU over the server's. Writes --json. See docs/benchmarks.md.
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <string>
 
 #include "bench/bench_flags.h"
 #include "bench/collection_watch.h"
@@ -39,6 +42,9 @@ struct Config {
   int deployments = 1000;
   int replicas = 10;
   int calibration_pods = 10000;
+  // The calibration is short (about 2 s) and a busy moment on a shared
+  // machine slows it by a third: the best of several rounds is the rate.
+  int calibration_rounds = 3;
 };
 
 std::string deployment_name(int index) {
@@ -170,6 +176,10 @@ int run(int argc, char** argv) {
                                "physical write rate (0: skip)")
                     ->check(CLI::NonNegativeNumber)
                     ->capture_default_str();
+  auto* o_rounds = app.add_option("--calibration-rounds", config.calibration_rounds,
+                                  "Calibration rounds; the fastest gives the physical write rate")
+                       ->check(CLI::PositiveNumber)
+                       ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -179,6 +189,7 @@ int run(int argc, char** argv) {
     if (o_d->count() == 0) config.deployments = 20;
     if (o_replicas->count() == 0) config.replicas = 3;
     if (o_cal->count() == 0) config.calibration_pods = 200;
+    if (o_rounds->count() == 0) config.calibration_rounds = 1;
   }
   if (auto ok = resolve_common_flags(config.common, "kcm-deployment-bench"); !ok) {
     std::fprintf(stderr, "deployment_bench: %s\n", ok.error().c_str());
@@ -239,11 +250,24 @@ int run(int argc, char** argv) {
     if (config.calibration_pods > 0) {
       const std::string cal_ns(kCalibrationNamespace);
       if (auto ok = h.create_namespace(cal_ns); !ok) return problem(ok.error());
-      auto cal = calibrate_pod_writes(
-          h, cal_ns, static_cast<std::size_t>(config.calibration_pods),
-          pod_template(json::object{{"app", "calibration"}}, std::string(kImage1)));
-      if (!cal) return problem(cal.error());
+      std::optional<Calibration> cal;
+      json::array round_rates;
+      for (int round = 0; round < config.calibration_rounds; ++round) {
+        auto r = calibrate_pod_writes(
+            h, cal_ns, static_cast<std::size_t>(config.calibration_pods),
+            pod_template(json::object{{"app", "calibration"}}, std::string(kImage1)));
+        if (!r) return problem(r.error());
+        round_rates.push_back(r->writes_per_second);
+        if (!cal || r->writes_per_second > cal->writes_per_second) cal = std::move(*r);
+      }
       physical_rate = cal->writes_per_second;
+      if (round_rates.size() > 1) {
+        std::string rates;
+        for (const json::value& v : round_rates)
+          rates += (rates.empty() ? "" : ", ") + std::to_string(std::lround(v.as_double()));
+        std::printf("calibration rounds: %s writes/s; the fastest is the physical rate\n",
+                    rates.c_str());
+      }
       std::printf(
           "calibration: %zu pod creates + %zu deletes over %d connections in %.2f s = %.0f "
           "writes/s (creates %.0f/s, deletes %.0f/s); server CPU %.3f ms per write\n",
@@ -257,6 +281,7 @@ int run(int argc, char** argv) {
       }
       json::object c = cal->to_json();
       c["connections"] = config.common.connections;
+      c["rounds_writes_per_second"] = std::move(round_rates);
       results["calibration"] = std::move(c);
     }
 
@@ -469,6 +494,7 @@ int run(int argc, char** argv) {
                                              {"deployments", config.deployments},
                                              {"replicas", config.replicas},
                                              {"calibration_pods", config.calibration_pods},
+                                             {"calibration_rounds", config.calibration_rounds},
                                              {"nodes", nodes},
                                              {"connections", config.common.connections}}},
                      {"physical_writes_per_second", physical_rate},
