@@ -41,12 +41,18 @@ void ParallelCalls::run(std::size_t n, const std::function<void(std::size_t)>& f
   job->fn = &fn;
   job->n = n;
   job->helpers_left = static_cast<int>(std::min<std::size_t>(n, parallelism_) - 1);
+  int helpers = 0;
   {
     const std::lock_guard lock(mu_);
     start_threads_locked();
     jobs_.push_back(job);
+    helpers = job->helpers_left;
   }
-  work_.notify_all();
+  // Wake as many helpers as may join, not all of them: a woken helper with
+  // nothing to do costs a context switch. (A busy one checks for work before
+  // it waits again, so no job is missed.)
+  for (int i = 0; i < helpers; ++i)
+    work_.notify_one();
   work_on(*job);
   std::unique_lock lock(mu_);
   done_.wait(lock, [&] { return job->returned == job->n; });
