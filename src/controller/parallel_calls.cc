@@ -40,13 +40,12 @@ void ParallelCalls::run(std::size_t n, const std::function<void(std::size_t)>& f
   auto job = std::make_shared<Job>();
   job->fn = &fn;
   job->n = n;
-  job->helpers_left = static_cast<int>(std::min<std::size_t>(n, parallelism_) - 1);
-  int helpers = 0;
+  const int helpers = static_cast<int>(std::min<std::size_t>(n, parallelism_) - 1);
+  job->helpers_left = helpers;
   {
     const std::lock_guard lock(mu_);
     start_threads_locked();
     jobs_.push_back(job);
-    helpers = job->helpers_left;
   }
   // Wake as many helpers as may join, not all of them: a woken helper with
   // nothing to do costs a context switch. (A busy one checks for work before
@@ -73,14 +72,15 @@ void ParallelCalls::work_on(Job& job) {
 void ParallelCalls::helper_loop() {
   std::unique_lock lock(mu_);
   while (true) {
+    std::shared_ptr<Job> job;  // kept alive while this thread works on it
     work_.wait(lock, [&] {
-      return stop_ || std::any_of(jobs_.begin(), jobs_.end(),
-                                  [](const auto& j) { return j->helpers_left > 0; });
+      if (stop_) return true;
+      const auto it = std::find_if(jobs_.begin(), jobs_.end(),
+                                   [](const auto& j) { return j->helpers_left > 0; });
+      if (it != jobs_.end()) job = *it;
+      return job != nullptr;
     });
     if (stop_) return;
-    auto it =
-        std::find_if(jobs_.begin(), jobs_.end(), [](const auto& j) { return j->helpers_left > 0; });
-    const std::shared_ptr<Job> job = *it;  // kept alive while this thread works on it
     --job->helpers_left;
     lock.unlock();
     work_on(*job);

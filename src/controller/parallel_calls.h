@@ -30,8 +30,6 @@ class ParallelCalls {
   // Thread-safe: concurrent runs share the threads, the oldest first.
   void run(std::size_t n, const std::function<void(std::size_t)>& fn);
 
-  int parallelism() const { return parallelism_; }
-
  private:
   struct Job;
   void start_threads_locked();

@@ -92,17 +92,18 @@ bool is_canonical_time(std::string_view s, std::size_t fraction) {
       (fraction != 0 && s[19] != '.')) {
     return false;
   }
-  auto digits = [&](std::size_t at, std::size_t n, int max) {
+  // The `n` digits at `at`, read as a number in [min, max].
+  auto digits = [&](std::size_t at, std::size_t n, int min, int max) {
     int value = 0;
     for (std::size_t i = at; i < at + n; ++i) {
       if (s[i] < '0' || s[i] > '9') return false;
       value = value * 10 + (s[i] - '0');
     }
-    return value <= max;
+    return value >= min && value <= max;
   };
-  return digits(0, 4, 9999) && digits(5, 2, 12) && s.substr(5, 2) != "00" && digits(8, 2, 31) &&
-         s.substr(8, 2) != "00" && digits(11, 2, 23) && digits(14, 2, 59) && digits(17, 2, 59) &&
-         (fraction == 0 || digits(20, fraction, 999999));
+  return digits(0, 4, 0, 9999) && digits(5, 2, 1, 12) && digits(8, 2, 1, 31) &&
+         digits(11, 2, 0, 23) && digits(14, 2, 0, 59) && digits(17, 2, 0, 59) &&
+         (fraction == 0 || digits(20, fraction, 0, 999999));
 }
 
 // Finds the members of a struct for its fields, in declaration order. A
