@@ -31,6 +31,19 @@ void canonicalize(const ResourceInfo& info, json::object& obj) {
   obj = std::move(v.get_object());
 }
 
+// obj == old, with the members compared last-first: an update nearly always
+// changes the status or the spec, which come last, so the difference is found
+// before the large, unchanged metadata is walked.
+bool same_object(const json::object& a, const json::object& b) {
+  if (a.size() != b.size()) return false;
+  for (auto it = a.end(); it != a.begin();) {
+    --it;
+    const json::value* other = b.if_contains(it->key());
+    if (other == nullptr || *other != it->value()) return false;
+  }
+  return true;
+}
+
 json::object& metadata(json::object& obj) {
   return api::ensure_object(obj, "metadata");
 }
@@ -602,7 +615,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
   }
 
   // A no-op keeps the object and its resourceVersion.
-  if (obj == old) {
+  if (same_object(obj, old)) {
     ctx->done(WriteResult{200, current, std::nullopt});
     return;
   }
