@@ -25,6 +25,8 @@ namespace {
 
 // The first block of the arena a sync decodes its pods into; it grows as needed.
 constexpr std::size_t kPodArenaBytes = 64 * 1024;
+// The same for one ReplicaSet (or two pods) looked at in an event handler.
+constexpr std::size_t kLookArenaBytes = 8 * 1024;
 
 const api::GroupVersionResource kReplicaSets{"apps", "v1", "replicasets"};
 const api::GroupVersionResource kPods{"", "v1", "pods"};
@@ -315,14 +317,17 @@ void ReplicaSetController::update_pod(const cache::ObjectPtr& old_pod,
     // A pod that just became ready turns available minReadySeconds later,
     // with no event of its own: look again then (one second more absorbs
     // clock granularity).
-    const json::value rs_obj = rs->object();
+    // Decoded for this look only: into an arena that starts on the stack.
+    unsigned char first_block[kLookArenaBytes];
+    json::monotonic_resource arena(first_block, sizeof first_block);
+    const json::value rs_obj = rs->object(&arena);
     const json::object* rs_spec =
         rs_obj.is_object() ? api::find_object(rs_obj.as_object(), "spec") : nullptr;
     const std::int64_t min_ready =
         rs_spec != nullptr ? api::find_int(*rs_spec, "minReadySeconds").value_or(0) : 0;
     if (min_ready > 0) {
-      const json::value old_obj = old_pod->object();
-      const json::value cur_obj = cur_pod->object();
+      const json::value old_obj = old_pod->object(&arena);
+      const json::value cur_obj = cur_pod->object(&arena);
       if (!controller::is_pod_ready(old_obj.as_object()) &&
           controller::is_pod_ready(cur_obj.as_object())) {
         if (log::v(2)) {
