@@ -88,6 +88,7 @@ json::object PhaseFigures::to_json() const {
     o["kcm_requests_by_method"] = bench::to_json(kcm_requests_by_method);
     o["kcm_requests_by_method_code"] = bench::to_json(kcm_requests_by_method_code);
   }
+  if (!kcm_syncs_by_queue.empty()) o["kcm_syncs_by_queue"] = bench::to_json(kcm_syncs_by_queue);
   return o;
 }
 
@@ -109,6 +110,7 @@ PhaseFigures phase_between(const Snapshot& begin, const Snapshot& end) {
         difference(end.kcm_requests.by_method_code, begin.kcm_requests.by_method_code);
     f.kcm_writes = end.kcm_requests.writes() - begin.kcm_requests.writes();
   }
+  f.kcm_syncs_by_queue = difference(end.kcm_syncs, begin.kcm_syncs);
   f.load_end = end.load;
   return f;
 }
@@ -127,6 +129,8 @@ PhaseFigures combine(const PhaseFigures& a, const PhaseFigures& b) {
     f.kcm_requests_by_method[k] += v;
   for (const auto& [k, v] : a.kcm_requests_by_method_code)
     f.kcm_requests_by_method_code[k] += v;
+  for (const auto& [k, v] : a.kcm_syncs_by_queue)
+    f.kcm_syncs_by_queue[k] += v;
   return f;
 }
 
@@ -264,6 +268,8 @@ Result<Snapshot> ControllerHarness::snapshot(std::optional<Clock::time_point> at
       };
       s.kcm_requests.by_method_code[label("method") + " " + label("code")] += sample.value;
     }
+    s.kcm_syncs =
+        sum_by_label(prometheus_samples(*page, "workqueue_work_duration_seconds_count"), "name");
   }
   return s;
 }

@@ -59,6 +59,8 @@ struct Snapshot {
   std::uint64_t server_rss_bytes = 0;
   std::uint64_t server_revision = 0;
   KcmRequests kcm_requests;
+  // kcm's workqueue_work_duration_seconds_count by queue: items processed (syncs).
+  std::map<std::string, double> kcm_syncs;
   std::string load;
 };
 
@@ -75,6 +77,7 @@ struct PhaseFigures {
   double kcm_writes = 0;  // from rest_client_requests_total, when present
   std::map<std::string, double> kcm_requests_by_method;
   std::map<std::string, double> kcm_requests_by_method_code;
+  std::map<std::string, double> kcm_syncs_by_queue;  // "replicaset" -> syncs in the phase
   std::string load_end;
 
   double server_writes_per_second() const;

@@ -152,6 +152,13 @@ void print_table(const std::vector<PhaseReport>& phases, double physical_rate) {
     std::printf("\n");
   }
   for (const auto& p : phases) {
+    if (p.figures.kcm_syncs_by_queue.empty()) continue;
+    std::printf("  %-13s kcm syncs (workqueue items processed):", p.name.c_str());
+    for (const auto& [queue, n] : p.figures.kcm_syncs_by_queue)
+      std::printf(" %s %.0f", queue.c_str(), n);
+    std::printf("\n");
+  }
+  for (const auto& p : phases) {
     if (!p.observed.empty()) {
       std::printf("  %-13s kcm writes seen by the server: %s\n", p.name.c_str(),
                   json::serialize(p.observed).c_str());
