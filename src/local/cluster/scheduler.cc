@@ -132,7 +132,7 @@ void Scheduler::on_pod(ApiAccess::EventType type, const json::object& pod) {
   if (type == ApiAccess::EventType::kDeleted) {
     events_.forget(meta(pod, "uid"));
     pending_.erase(key);
-    if (assigned_.erase(key) > 0) cluster_changed();
+    if (unassign(key)) cluster_changed();
     return;
   }
   const std::string node(api::find_string(spec_of(pod), "nodeName").value_or(""));
@@ -140,13 +140,13 @@ void Scheduler::on_pod(ApiAccess::EventType type, const json::object& pod) {
     pending_.erase(key);
     if (terminated(pod)) {
       // A finished pod no longer holds its resources.
-      if (assigned_.erase(key) > 0) cluster_changed();
+      if (unassign(key)) cluster_changed();
       return;
     }
-    assigned_[key] = Assigned{node, meta(pod, "uid"), PodFacts::from(pod)};
+    assign(key, Assigned{node, meta(pod, "uid"), PodFacts::from(pod)});
     return;
   }
-  assigned_.erase(key);
+  unassign(key);
   if (!wants_scheduling(pod)) {
     pending_.erase(key);
     return;
@@ -196,15 +196,42 @@ void Scheduler::arm() {
 
 std::vector<NodeFacts> Scheduler::node_facts() const {
   std::vector<NodeFacts> out;
-  std::map<std::string, std::size_t> index;
+  out.reserve(nodes_.size());
   for (const auto& [name, node] : nodes_) {
-    index[name] = out.size();
-    out.push_back(NodeFacts::from(node));
-  }
-  for (const auto& [key, a] : assigned_) {
-    if (auto it = index.find(a.node); it != index.end()) out[it->second].add_pod(a.facts);
+    NodeFacts& facts = out.emplace_back(NodeFacts::from(node));
+    if (const auto it = usage_.find(name); it != usage_.end()) {
+      facts.requested += it->second.requested;
+      facts.non_zero_requested += it->second.non_zero_requested;
+    }
   }
   return out;
+}
+
+void Scheduler::assign(const std::string& key, Assigned a) {
+  unassign(key);
+  NodeUsage& usage = usage_[a.node];
+  usage.requested += a.facts.requests;
+  usage.non_zero_requested += a.facts.non_zero_requests;
+  assigned_.emplace(key, std::move(a));
+}
+
+bool Scheduler::unassign(const std::string& key) {
+  const auto it = assigned_.find(key);
+  if (it == assigned_.end()) return false;
+  unassign(it);
+  return true;
+}
+
+void Scheduler::unassign(std::map<std::string, Assigned>::iterator it) {
+  const auto usage = usage_.find(it->second.node);
+  if (usage != usage_.end()) {
+    usage->second.requested -= it->second.facts.requests;
+    usage->second.non_zero_requested -= it->second.facts.non_zero_requests;
+    if (usage->second.requested == Resources{} && usage->second.non_zero_requested == Resources{}) {
+      usage_.erase(usage);
+    }
+  }
+  assigned_.erase(it);
 }
 
 void Scheduler::run() {
@@ -241,7 +268,7 @@ void Scheduler::schedule_one(const std::string& key, Pending& p, std::vector<Nod
   for (auto& n : nodes) {
     if (n.name == decision.node) n.add_pod(facts);
   }
-  assigned_[key] = Assigned{decision.node, p.uid, facts};
+  assign(key, Assigned{decision.node, p.uid, facts});
   bind(key, p, decision.node);
 }
 
@@ -272,7 +299,7 @@ void Scheduler::bind(const std::string& key, Pending& p, const std::string& node
               }
               // Forget the assumption; the pod goes back to the queue.
               if (auto a = assigned_.find(key); a != assigned_.end() && a->second.uid == uid) {
-                assigned_.erase(a);
+                unassign(a);
               }
               if (it == pending_.end() || it->second.uid != uid) return;
               Pending& p = it->second;

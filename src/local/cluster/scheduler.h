@@ -44,6 +44,12 @@ class Scheduler {
     std::string uid;
     PodFacts facts;
   };
+  // What the assigned pods of one node request, kept as pods come and go so
+  // that a scheduling pass costs O(nodes), not O(pods).
+  struct NodeUsage {
+    Resources requested;
+    Resources non_zero_requested;
+  };
 
   void cluster_changed();
   void arm();
@@ -52,6 +58,10 @@ class Scheduler {
   void bind(const std::string& key, Pending& p, const std::string& node);
   void unschedulable(Pending& p, const std::string& message);
   std::vector<NodeFacts> node_facts() const;
+  // Every change to assigned_ goes through these, which keep usage_ in step.
+  void assign(const std::string& key, Assigned a);
+  bool unassign(const std::string& key);
+  void unassign(std::map<std::string, Assigned>::iterator it);
 
   Loop& loop_;
   ApiAccess& api_;
@@ -59,6 +69,7 @@ class Scheduler {
   std::map<std::string, json::object> nodes_;  // by name
   std::map<std::string, Pending> pending_;     // by namespace/name
   std::map<std::string, Assigned> assigned_;   // bound (or being bound) pods, by namespace/name
+  std::map<std::string, NodeUsage> usage_;     // of assigned_, by node name
   Loop::Timer timer_;
   Clock::time_point timer_due_ = Clock::time_point::max();
 };

@@ -241,6 +241,39 @@ TEST_F(ClusterTest, UnschedulablePodGetsTheConditionAndEvent) {
   EXPECT_EQ(get("", "pods", "default", "nowhere")->at("spec").at("nodeName"), "extra");
 }
 
+// The scheduler counts what the pods on a node request (a node has 4 cpus): a
+// pod that does not fit waits, and is placed once a pod on the node is gone.
+TEST_F(ClusterTest, APodThatDoesNotFitIsScheduledWhenAnotherLeavesTheNode) {
+  start(1);
+  const auto requesting_three_cpus = [](const std::string& name) {
+    return json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                       R"("},"spec":{"containers":[{"name":"web","image":"nginx",
+                           "resources":{"requests":{"cpu":"3"}}}]}})")
+        .as_object();
+  };
+  const auto node_of = [&](const std::string& name) -> std::string {
+    const auto p = get("", "pods", "default", name);
+    const json::object* spec = p ? api::find_object(*p, "spec") : nullptr;
+    return spec != nullptr ? std::string(api::find_string(*spec, "nodeName").value_or("")) : "";
+  };
+  ASSERT_TRUE(create("pods", "default", requesting_three_cpus("first")));
+  ASSERT_TRUE(eventually([&] { return !node_of("first").empty(); }));
+  const std::string node = node_of("first");
+  ASSERT_TRUE(create("pods", "default", requesting_three_cpus("second")));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "second");
+    return p && condition(*p, "PodScheduled", "reason") == "Unschedulable";
+  }));
+  EXPECT_THAT(condition(*get("", "pods", "default", "second"), "PodScheduled", "message"),
+              ::testing::HasSubstr("1 Insufficient cpu"));
+  EXPECT_EQ(node_of("second"), "");
+
+  Result<WriteResult, api::Status> removed = fail(api::internal_error("no callback"));
+  rest_.remove(info("", "pods"), "default", "first", {}, [&](auto r) { removed = std::move(r); });
+  ASSERT_TRUE(removed);
+  ASSERT_TRUE(eventually([&] { return node_of("second") == node; }));
+}
+
 TEST_F(ClusterTest, NeverReadyAndCrashingPods) {
   start(1);
   ASSERT_TRUE(
