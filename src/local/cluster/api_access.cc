@@ -31,14 +31,19 @@ const registry::ResourceInfo& ApiAccess::info(Kind kind) const {
 apiserver::WriteDone ApiAccess::deliver(Done done) const {
   // Completions may run inline or on the log's thread: always hop to the loop.
   return [loop = loop_, done = std::move(done)](Result<apiserver::WriteResult, api::Status> r) {
-    Result<json::object, api::Status> out = json::object();
+    Outcome out = Written();
     if (!r) {
       out = fail(std::move(r).error());
     } else if (r->object && !r->body) {
-      out = parse_object(r->object->json).value_or(json::object());
+      out = Written(std::move(r->object));
     }
     loop->post([done, out = std::move(out)]() mutable { done(std::move(out)); });
   };
+}
+
+json::object ApiAccess::Written::object() const {
+  if (!stored_) return {};
+  return parse_object(stored_->json).value_or(json::object());
 }
 
 std::optional<json::object> ApiAccess::get(Kind kind, std::string_view ns,

@@ -26,8 +26,20 @@ class ApiAccess {
   ApiAccess(apiserver::RestStore& rest, const registry::ResourceTable& table,
             std::shared_ptr<Loop> loop);
 
-  // The object a write left (empty for a Status answer), or the API error.
-  using Done = std::function<void(Result<json::object, api::Status>)>;
+  // The object a write left, decoded only when asked for: most writers only
+  // need to know that the write worked. Empty for a Status answer.
+  class Written {
+   public:
+    Written() = default;
+    explicit Written(storage::ObjectPtr stored) : stored_(std::move(stored)) {}
+    json::object object() const;
+
+   private:
+    storage::ObjectPtr stored_;
+  };
+  // What a write left, or the API error.
+  using Outcome = Result<Written, api::Status>;
+  using Done = std::function<void(Outcome)>;
   using Mutation = apiserver::RestStore::Mutation;
 
   std::optional<json::object> get(Kind kind, std::string_view ns, std::string_view name) const;

@@ -114,14 +114,13 @@ void EventRecorder::record(bool core, const json::object& pod, std::string_view 
           }
           return next;
         },
-        [](Result<json::object, api::Status>) {});
+        [](ApiAccess::Outcome) {});
     return;
   }
   json::object event = core ? kubelet_event(pod, node, spec, now)
                             : scheduler_event(pod, spec, scheduler_instance_, now);
   per_object.emplace(key, Recorded{meta(pod, "namespace"), meta(event, "name"), 1});
-  api_.create(kind, meta(pod, "namespace"), std::move(event),
-              [](Result<json::object, api::Status>) {});
+  api_.create(kind, meta(pod, "namespace"), std::move(event), [](ApiAccess::Outcome) {});
 }
 
 }  // namespace kcm::local::cluster

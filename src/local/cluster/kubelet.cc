@@ -163,12 +163,12 @@ void Kubelet::register_nodes(std::function<void(Result<void>)> done) {
 void Kubelet::register_node(NodeState& n, std::function<void(Result<void>)> done) {
   const auto now = Clock::now();
   // Lease next, once the node's uid is known.
-  auto with_lease = [this, &n, done](Result<json::object, api::Status> r) {
+  auto with_lease = [this, &n, done](ApiAccess::Outcome r) {
     if (!r) {
       done(fail(fmt::format("cannot register node {}: {}", n.node.name, r.error().message)));
       return;
     }
-    n.uid = meta(*r, "uid");
+    n.uid = meta(r->object(), "uid");
     const auto now = Clock::now();
     if (api_.get(Kind::kLeases, kNodeLeaseNamespace, n.node.name)) {
       renew_lease(n);
@@ -177,7 +177,7 @@ void Kubelet::register_node(NodeState& n, std::function<void(Result<void>)> done
     }
     api_.create(Kind::kLeases, kNodeLeaseNamespace,
                 build_node_lease(n.node.name, n.uid, options_.lease_duration_seconds, now),
-                [&n, done](Result<json::object, api::Status> lease) {
+                [&n, done](ApiAccess::Outcome lease) {
                   if (!lease && lease.error().code != 409) {
                     done(fail(fmt::format("cannot create the lease of node {}: {}", n.node.name,
                                           lease.error().message)));
@@ -226,7 +226,7 @@ void Kubelet::renew_lease(NodeState& n) {
         spec["renewTime"] = renew;
         return next;
       },
-      [this, &n](Result<json::object, api::Status> r) {
+      [this, &n](ApiAccess::Outcome r) {
         if (r || r.error().code != 404) return;
         // The lease was deleted (e.g. with its Node): recreate it while the Node exists.
         auto node = api_.get(Kind::kNodes, "", n.node.name);
@@ -235,7 +235,7 @@ void Kubelet::renew_lease(NodeState& n) {
         api_.create(
             Kind::kLeases, kNodeLeaseNamespace,
             build_node_lease(n.node.name, n.uid, options_.lease_duration_seconds, Clock::now()),
-            [](Result<json::object, api::Status>) {});
+            [](ApiAccess::Outcome) {});
       });
 }
 
@@ -252,7 +252,7 @@ void Kubelet::post_node_status(NodeState& n) {
         next["status"] = build_node_status(node, info, api::find_object(current, "status"), now);
         return next;
       },
-      [name = node.name](Result<json::object, api::Status> r) {
+      [name = node.name](ApiAccess::Outcome r) {
         if (!r) log_error("node status of " + name, r.error());
       });
 }
@@ -617,7 +617,7 @@ void Kubelet::terminate(PodState& s) {
     options.grace_period_seconds = 0;
     options.precondition_uid = s.uid;
     api_.remove(Kind::kPods, meta(s.pod, "namespace"), meta(s.pod, "name"), options,
-                [key = s.key](Result<json::object, api::Status> r) {
+                [key = s.key](ApiAccess::Outcome r) {
                   if (!r) log_error("delete pod " + key, r.error());
                 });
   });
@@ -653,7 +653,7 @@ void Kubelet::send_status(const std::string& key, const std::string& uid,
                                           api::find_object(current, "status"), latest->now);
         return next;
       },
-      [this, key, uid, latest](Result<json::object, api::Status> r) {
+      [this, key, uid, latest](ApiAccess::Outcome r) {
         latest->in_flight = false;
         if (!r) log_error("status of pod " + key, r.error());
         if (latest->pending) send_status(key, uid, latest);

@@ -286,7 +286,7 @@ void Scheduler::bind(const std::string& key, Pending& p, const std::string& node
   // The event carries the binding's time: the kubelet may report before the answer arrives.
   const auto when = std::chrono::system_clock::now();
   api_.bind(meta(p.pod, "namespace"), meta(p.pod, "name"), std::move(binding),
-            [this, key, uid, node, when, pod = p.pod](Result<json::object, api::Status> r) {
+            [this, key, uid, node, when, pod = p.pod](ApiAccess::Outcome r) {
               auto it = pending_.find(key);
               if (r) {
                 // The watch may have shown the bound pod already; the pod as of
@@ -354,7 +354,7 @@ void Scheduler::unschedulable(Pending& p, const std::string& message) {
         status["conditions"] = std::move(conditions);
         return next;
       },
-      [](Result<json::object, api::Status>) {});
+      [](ApiAccess::Outcome) {});
 }
 
 }  // namespace kcm::local::cluster
