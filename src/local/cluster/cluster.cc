@@ -64,7 +64,7 @@ Result<std::unique_ptr<Cluster>> Cluster::start(apiserver::RestStore& rest,
 
   Scheduler* scheduler = p.scheduler.get();
   auto nodes = p.api->watch(Kind::kNodes, [scheduler](ApiAccess::EventType t, json::object o) {
-    scheduler->on_node(t, std::move(o));
+    scheduler->on_node(t, o);
   });
   if (!nodes) return fail(nodes.error());
   p.node_watch = std::move(*nodes);

@@ -113,16 +113,17 @@ std::int64_t priority_of(const json::object& pod) {
 Scheduler::Scheduler(Loop& loop, ApiAccess& api, EventRecorder& events)
     : loop_(loop), api_(api), events_(events) {}
 
-void Scheduler::on_node(ApiAccess::EventType type, json::object node) {
+void Scheduler::on_node(ApiAccess::EventType type, const json::object& node) {
   const std::string name = meta(node, "name");
   if (type == ApiAccess::EventType::kDeleted) {
     nodes_.erase(name);
   } else {
-    auto& slot = nodes_[name];
     // Heartbeats alone do not make a pod fit: compare what filtering reads.
-    const bool changed = slot.empty() || scheduling_view(slot) != scheduling_view(node);
-    slot = std::move(node);
-    if (!changed) return;
+    std::string view = scheduling_view(node);
+    auto [it, added] = nodes_.try_emplace(name);
+    if (!added && it->second.scheduling_view == view) return;
+    it->second.scheduling_view = std::move(view);
+    it->second.facts = NodeFacts::from(node);
   }
   cluster_changed();
 }
@@ -198,7 +199,7 @@ std::vector<NodeFacts> Scheduler::node_facts() const {
   std::vector<NodeFacts> out;
   out.reserve(nodes_.size());
   for (const auto& [name, node] : nodes_) {
-    NodeFacts& facts = out.emplace_back(NodeFacts::from(node));
+    NodeFacts& facts = out.emplace_back(node.facts);
     if (const auto it = usage_.find(name); it != usage_.end()) {
       facts.requested += it->second.requested;
       facts.non_zero_requested += it->second.non_zero_requested;

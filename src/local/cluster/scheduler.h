@@ -25,7 +25,7 @@ class Scheduler {
   Scheduler(Loop& loop, ApiAccess& api, EventRecorder& events);
 
   void on_pod(ApiAccess::EventType type, const json::object& pod);
-  void on_node(ApiAccess::EventType type, json::object node);
+  void on_node(ApiAccess::EventType type, const json::object& node);
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -66,10 +66,15 @@ class Scheduler {
   Loop& loop_;
   ApiAccess& api_;
   EventRecorder& events_;
-  std::map<std::string, json::object> nodes_;  // by name
-  std::map<std::string, Pending> pending_;     // by namespace/name
-  std::map<std::string, Assigned> assigned_;   // bound (or being bound) pods, by namespace/name
-  std::map<std::string, NodeUsage> usage_;     // of assigned_, by node name
+  // A node as the filters see it; heartbeats that leave the view alone keep it.
+  struct KnownNode {
+    std::string scheduling_view;
+    NodeFacts facts;  // without its pods (see usage_)
+  };
+  std::map<std::string, KnownNode> nodes_;    // by name
+  std::map<std::string, Pending> pending_;    // by namespace/name
+  std::map<std::string, Assigned> assigned_;  // bound (or being bound) pods, by namespace/name
+  std::map<std::string, NodeUsage> usage_;    // of assigned_, by node name
   Loop::Timer timer_;
   Clock::time_point timer_due_ = Clock::time_point::max();
 };

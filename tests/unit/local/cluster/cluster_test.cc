@@ -274,6 +274,31 @@ TEST_F(ClusterTest, APodThatDoesNotFitIsScheduledWhenAnotherLeavesTheNode) {
   ASSERT_TRUE(eventually([&] { return node_of("second") == node; }));
 }
 
+// The scheduler sees a change to a node it knows: a label that a waiting pod
+// selects lets it be placed there.
+TEST_F(ClusterTest, APodWaitingForALabelIsScheduledWhenTheNodeGetsIt) {
+  start(1);
+  ASSERT_TRUE(create("pods", "default", pod("picky", R"(,"nodeSelector":{"disk":"ssd"})")));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "picky");
+    return p && condition(*p, "PodScheduled", "reason") == "Unschedulable";
+  }));
+  const std::vector<json::object> nodes = list("", "nodes");
+  ASSERT_EQ(nodes.size(), 1u);
+  json::object node = nodes[0];
+  const std::string name(node.at("metadata").at("name").as_string());
+  api::ensure_object(api::ensure_object(node, "metadata"), "labels")["disk"] = "ssd";
+  Result<WriteResult, api::Status> updated = fail(api::internal_error("no callback"));
+  rest_.update(info("", "nodes"), "", name, apiserver::Subresource::kNone, std::move(node), {},
+               [&](auto r) { updated = std::move(r); });
+  ASSERT_TRUE(updated) << updated.error().message;
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "picky");
+    const json::object* spec = p ? api::find_object(*p, "spec") : nullptr;
+    return spec != nullptr && api::find_string(*spec, "nodeName") == name;
+  }));
+}
+
 TEST_F(ClusterTest, NeverReadyAndCrashingPods) {
   start(1);
   ASSERT_TRUE(
