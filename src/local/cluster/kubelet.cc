@@ -127,8 +127,16 @@ Kubelet::NodeState* Kubelet::node_state(std::string_view name) {
 }
 
 int Kubelet::allocate_ip(NodeState& n) {
-  for (int octet = 2; octet < 255; ++octet) {
-    if (n.used_ips.insert(octet).second) return octet;
+  // As host-local IPAM does: the next free address after the last one handed
+  // out, wrapping around (.2 to .254), so a freed address is not reused at once.
+  constexpr int kFirst = 2, kLast = 254, kCount = kLast - kFirst + 1;
+  const int start = n.last_ip_octet == 0 ? kLast : n.last_ip_octet;
+  for (int i = 1; i <= kCount; ++i) {
+    const int octet = kFirst + (start - kFirst + i) % kCount;
+    if (n.used_ips.insert(octet).second) {
+      n.last_ip_octet = octet;
+      return octet;
+    }
   }
   return 0;  // the /24 is full: the pod runs without an IP
 }

@@ -67,6 +67,7 @@ class Kubelet {
     SimulatedNode node;
     std::string uid;
     std::set<int> used_ips;  // last octets taken in the pod CIDR
+    int last_ip_octet = 0;   // the last one handed out (0: none yet)
     Loop::Timer lease_timer;
     Loop::Timer status_timer;
   };

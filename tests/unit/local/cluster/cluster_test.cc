@@ -299,6 +299,28 @@ TEST_F(ClusterTest, APodWaitingForALabelIsScheduledWhenTheNodeGetsIt) {
   }));
 }
 
+// Pod IPs come from the node's /24 as host-local IPAM hands them out: the next
+// free address after the last one given, so a freed address is not reused at once.
+TEST_F(ClusterTest, PodIpsAreHandedOutInTurn) {
+  start(1);
+  const auto ip_of = [&](const std::string& name) -> std::string {
+    const auto p = get("", "pods", "default", name);
+    const json::object* status = p ? api::find_object(*p, "status") : nullptr;
+    return status != nullptr ? std::string(api::find_string(*status, "podIP").value_or("")) : "";
+  };
+  ASSERT_TRUE(create("pods", "default", pod("a")));
+  ASSERT_TRUE(eventually([&] { return !ip_of("a").empty(); }));
+  const std::string first = ip_of("a");
+  ASSERT_TRUE(first.ends_with(".2")) << first;
+  Result<WriteResult, api::Status> removed = fail(api::internal_error("no callback"));
+  rest_.remove(info("", "pods"), "default", "a", {}, [&](auto r) { removed = std::move(r); });
+  ASSERT_TRUE(removed);
+  ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "a"); }));
+  ASSERT_TRUE(create("pods", "default", pod("b")));
+  ASSERT_TRUE(eventually([&] { return !ip_of("b").empty(); }));
+  EXPECT_EQ(ip_of("b"), first.substr(0, first.size() - 1) + "3");
+}
+
 TEST_F(ClusterTest, NeverReadyAndCrashingPods) {
   start(1);
   ASSERT_TRUE(
