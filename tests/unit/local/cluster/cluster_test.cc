@@ -90,6 +90,20 @@ class ClusterTest : public ::testing::Test {
     return "";
   }
 
+  // A string field of the pod (e.g. "spec", "nodeName"); "" when it or the pod is missing.
+  std::string pod_string(const std::string& name, std::string_view part, std::string_view field) {
+    const auto p = get("", "pods", "default", name);
+    const json::object* o = p ? api::find_object(*p, part) : nullptr;
+    return o != nullptr ? std::string(api::find_string(*o, field).value_or("")) : "";
+  }
+
+  // Deletes the pod (gracefully, as a user would).
+  Result<WriteResult, api::Status> remove_pod(std::string_view name) {
+    Result<WriteResult, api::Status> out = fail(api::internal_error("no callback"));
+    rest_.remove(info("", "pods"), "default", name, {}, [&](auto r) { out = std::move(r); });
+    return out;
+  }
+
   static json::object pod(std::string name, std::string extra_spec = "",
                           std::string annotations = "{}") {
     return json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
@@ -251,10 +265,8 @@ TEST_F(ClusterTest, APodThatDoesNotFitIsScheduledWhenAnotherLeavesTheNode) {
                            "resources":{"requests":{"cpu":"3"}}}]}})")
         .as_object();
   };
-  const auto node_of = [&](const std::string& name) -> std::string {
-    const auto p = get("", "pods", "default", name);
-    const json::object* spec = p ? api::find_object(*p, "spec") : nullptr;
-    return spec != nullptr ? std::string(api::find_string(*spec, "nodeName").value_or("")) : "";
+  const auto node_of = [&](const std::string& name) {
+    return pod_string(name, "spec", "nodeName");
   };
   ASSERT_TRUE(create("pods", "default", requesting_three_cpus("first")));
   ASSERT_TRUE(eventually([&] { return !node_of("first").empty(); }));
@@ -268,9 +280,7 @@ TEST_F(ClusterTest, APodThatDoesNotFitIsScheduledWhenAnotherLeavesTheNode) {
               ::testing::HasSubstr("1 Insufficient cpu"));
   EXPECT_EQ(node_of("second"), "");
 
-  Result<WriteResult, api::Status> removed = fail(api::internal_error("no callback"));
-  rest_.remove(info("", "pods"), "default", "first", {}, [&](auto r) { removed = std::move(r); });
-  ASSERT_TRUE(removed);
+  ASSERT_TRUE(remove_pod("first"));
   ASSERT_TRUE(eventually([&] { return node_of("second") == node; }));
 }
 
@@ -303,18 +313,12 @@ TEST_F(ClusterTest, APodWaitingForALabelIsScheduledWhenTheNodeGetsIt) {
 // free address after the last one given, so a freed address is not reused at once.
 TEST_F(ClusterTest, PodIpsAreHandedOutInTurn) {
   start(1);
-  const auto ip_of = [&](const std::string& name) -> std::string {
-    const auto p = get("", "pods", "default", name);
-    const json::object* status = p ? api::find_object(*p, "status") : nullptr;
-    return status != nullptr ? std::string(api::find_string(*status, "podIP").value_or("")) : "";
-  };
+  const auto ip_of = [&](const std::string& name) { return pod_string(name, "status", "podIP"); };
   ASSERT_TRUE(create("pods", "default", pod("a")));
   ASSERT_TRUE(eventually([&] { return !ip_of("a").empty(); }));
   const std::string first = ip_of("a");
   ASSERT_TRUE(first.ends_with(".2")) << first;
-  Result<WriteResult, api::Status> removed = fail(api::internal_error("no callback"));
-  rest_.remove(info("", "pods"), "default", "a", {}, [&](auto r) { removed = std::move(r); });
-  ASSERT_TRUE(removed);
+  ASSERT_TRUE(remove_pod("a"));
   ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "a"); }));
   ASSERT_TRUE(create("pods", "default", pod("b")));
   ASSERT_TRUE(eventually([&] { return !ip_of("b").empty(); }));
@@ -352,8 +356,7 @@ TEST_F(ClusterTest, DeletedPodTerminatesAndIsRemoved) {
     auto p = get("", "pods", "default", "gone");
     return p && condition(*p, "Ready") == "True";
   }));
-  Result<WriteResult, api::Status> removed = fail(api::internal_error("no callback"));
-  rest_.remove(info("", "pods"), "default", "gone", {}, [&](auto r) { removed = std::move(r); });
+  const Result<WriteResult, api::Status> removed = remove_pod("gone");
   ASSERT_TRUE(removed);
   EXPECT_EQ(removed->code, 202);  // graceful: the kubelet finishes it
   ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "gone"); }));
