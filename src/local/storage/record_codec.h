@@ -57,8 +57,11 @@ inline constexpr std::size_t kPayloadFixedBytes = 22;
 // more than this per record.
 inline constexpr std::size_t kMaxPayloadBytes = 64u << 20;
 
-// CRC-32C (Castagnoli) of `bytes`.
+// CRC-32C (Castagnoli) of `bytes`: with the CPU's crc32 instruction where
+// there is one (x86-64 with SSE4.2), else crc32c_portable.
 std::uint32_t crc32c(std::string_view bytes);
+// The same with Boost's table-driven CRC on any CPU (the two must agree).
+std::uint32_t crc32c_portable(std::string_view bytes);
 
 // Size of the frame encode_record() appends for `record`.
 std::size_t encoded_size(const RecordView& record);

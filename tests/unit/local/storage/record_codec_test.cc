@@ -56,6 +56,28 @@ TEST(RecordCodecTest, Crc32cMatchesTheCheckValue) {
   // The standard check value of CRC-32C (Castagnoli).
   EXPECT_EQ(crc32c("123456789"), 0xE3069283u);
   EXPECT_EQ(crc32c(""), 0u);
+  EXPECT_EQ(crc32c_portable("123456789"), 0xE3069283u);
+  EXPECT_EQ(crc32c_portable(""), 0u);
+}
+
+// The hardware path (where the CPU has one) and the portable one agree on every
+// length around the 8-byte steps and every offset of the data in memory.
+TEST(RecordCodecTest, Crc32cAgreesWithThePortableCrc) {
+  std::string data(4096 + 16, '\0');
+  std::uint32_t x = 2463534242u;  // xorshift32: fixed, varied bytes
+  for (char& c : data) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    c = static_cast<char>(x);
+  }
+  const std::string_view all(data);
+  for (std::size_t offset = 0; offset < 8; ++offset) {
+    for (std::size_t size : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 63u, 64u, 65u, 1000u, 4096u}) {
+      const std::string_view bytes = all.substr(offset, size);
+      EXPECT_EQ(crc32c(bytes), crc32c_portable(bytes)) << "offset " << offset << " size " << size;
+    }
+  }
 }
 
 TEST(RecordCodecTest, RoundTrips) {
