@@ -200,19 +200,14 @@ std::vector<NodeFacts> Scheduler::node_facts() const {
   out.reserve(nodes_.size());
   for (const auto& [name, node] : nodes_) {
     NodeFacts& facts = out.emplace_back(node.facts);
-    if (const auto it = usage_.find(name); it != usage_.end()) {
-      facts.requested += it->second.requested;
-      facts.non_zero_requested += it->second.non_zero_requested;
-    }
+    if (const auto it = usage_.find(name); it != usage_.end()) it->second.apply_to(facts);
   }
   return out;
 }
 
 void Scheduler::assign(const std::string& key, Assigned a) {
   unassign(key);
-  NodeUsage& usage = usage_[a.node];
-  usage.requested += a.facts.requests;
-  usage.non_zero_requested += a.facts.non_zero_requests;
+  usage_[a.node].add(a.facts);
   assigned_.emplace(key, std::move(a));
 }
 
@@ -224,14 +219,8 @@ bool Scheduler::unassign(const std::string& key) {
 }
 
 void Scheduler::unassign(std::map<std::string, Assigned>::iterator it) {
-  const auto usage = usage_.find(it->second.node);
-  if (usage != usage_.end()) {
-    usage->second.requested -= it->second.facts.requests;
-    usage->second.non_zero_requested -= it->second.facts.non_zero_requests;
-    if (usage->second.requested == Resources{} && usage->second.non_zero_requested == Resources{}) {
-      usage_.erase(usage);
-    }
-  }
+  // assign() made the node's entry; it stays (one per node name ever used).
+  usage_[it->second.node].remove(it->second.facts);
   assigned_.erase(it);
 }
 

@@ -49,6 +49,18 @@ class Scheduler {
   struct NodeUsage {
     Resources requested;
     Resources non_zero_requested;
+    void add(const PodFacts& pod) {
+      requested += pod.requests;
+      non_zero_requested += pod.non_zero_requests;
+    }
+    void remove(const PodFacts& pod) {
+      requested -= pod.requests;
+      non_zero_requested -= pod.non_zero_requests;
+    }
+    void apply_to(NodeFacts& node) const {
+      node.requested += requested;
+      node.non_zero_requested += non_zero_requested;
+    }
   };
 
   void cluster_changed();

@@ -302,11 +302,7 @@ TEST_F(ClusterTest, APodWaitingForALabelIsScheduledWhenTheNodeGetsIt) {
   rest_.update(info("", "nodes"), "", name, apiserver::Subresource::kNone, std::move(node), {},
                [&](auto r) { updated = std::move(r); });
   ASSERT_TRUE(updated) << updated.error().message;
-  ASSERT_TRUE(eventually([&] {
-    auto p = get("", "pods", "default", "picky");
-    const json::object* spec = p ? api::find_object(*p, "spec") : nullptr;
-    return spec != nullptr && api::find_string(*spec, "nodeName") == name;
-  }));
+  ASSERT_TRUE(eventually([&] { return pod_string("picky", "spec", "nodeName") == name; }));
 }
 
 // Pod IPs come from the node's /24 as host-local IPAM hands them out: the next
