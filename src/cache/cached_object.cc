@@ -30,14 +30,15 @@ std::optional<bool> bits_bool(std::uint8_t bits, int shift) {
 }  // namespace
 
 Result<ObjectPtr> CachedObject::from_json(const json::value& obj, ObjectCodec& codec) {
-  return build(obj, &codec);
+  return from_json(obj, &codec, nullptr);
 }
 
 Result<ObjectPtr> CachedObject::from_json(const json::value& obj) {
-  return build(obj, nullptr);
+  return from_json(obj, nullptr, nullptr);
 }
 
-Result<ObjectPtr> CachedObject::build(const json::value& obj, ObjectCodec* codec) {
+Result<ObjectPtr> CachedObject::from_json(const json::value& obj, ObjectCodec* codec,
+                                          Summarizer summarize) {
   if (!obj.is_object()) return fail("object has no meta: not a JSON object");
   static const json::object kEmpty;
   const json::object* meta = api::find_object(obj.get_object(), "metadata");
@@ -122,6 +123,7 @@ Result<ObjectPtr> CachedObject::build(const json::value& obj, ObjectCodec* codec
   if (!body.bytes.empty()) std::memcpy(block + body_offset, body.bytes.data(), body.bytes.size());
 
   out->dictionary_ = std::move(body.dictionary);
+  if (summarize != nullptr) out->summary_ = summarize(obj.get_object());
   out->generation_ = api::find_int(*meta, "generation").value_or(0);
   out->block_size_ = static_cast<std::uint32_t>(size);
   out->body_offset_ = static_cast<std::uint32_t>(body_offset);
@@ -196,7 +198,7 @@ json::value CachedObject::object(json::storage_ptr sp) const {
 
 std::size_t CachedObject::footprint_bytes() const {
   // make_shared: the control block (two counts and a vtable pointer) and this object.
-  return sizeof(CachedObject) + 16 + block_size_;
+  return sizeof(CachedObject) + 16 + block_size_ + (summary_ ? summary_->footprint_bytes() : 0);
 }
 
 std::string_view key_of(const DeletedObject& obj) {

@@ -19,6 +19,7 @@
 #include "api/labels.h"
 #include "api/result.h"
 #include "cache/object_codec.h"
+#include "cache/object_summary.h"
 
 namespace kcm::cache {
 
@@ -42,6 +43,10 @@ class CachedObject {
   static Result<ObjectPtr> from_json(const api::json::value& obj, ObjectCodec& codec);
   // Same, without compression (tests, tiny caches).
   static Result<ObjectPtr> from_json(const api::json::value& obj);
+  // Either of the above (`codec` may be null), also keeping `summarize(obj)`
+  // (when `summarize` is set) as the object's summary.
+  static Result<ObjectPtr> from_json(const api::json::value& obj, ObjectCodec* codec,
+                                     Summarizer summarize);
 
   // The store key: "namespace/name", or "name" for cluster-scoped objects
   // (upstream MetaNamespaceKeyFunc).
@@ -76,6 +81,9 @@ class CachedObject {
   // Its JSON text (as serialized when cached).
   std::string json_text() const;
 
+  // The summary its informer's summarizer made of it (null: none was set).
+  const std::shared_ptr<const ObjectSummary>& summary() const { return summary_; }
+
   // Bytes this object holds on the heap, excluding the shared dictionary.
   std::size_t footprint_bytes() const;
   std::size_t body_bytes() const { return body_size_; }
@@ -99,7 +107,6 @@ class CachedObject {
   };
   enum Flags : std::uint8_t { kHasDeletion = 1, kCompressed = 2 };
 
-  static Result<ObjectPtr> build(const api::json::value& obj, ObjectCodec* codec);
   std::string_view text(std::size_t span) const {
     Span s;
     std::memcpy(&s, block_.get() + span * sizeof(Span), sizeof(Span));
@@ -113,6 +120,7 @@ class CachedObject {
   // [spans][owner flags][text][body]: one allocation for everything variable.
   std::unique_ptr<std::byte[]> block_;
   std::shared_ptr<const CompressionDictionary> dictionary_;
+  std::shared_ptr<const ObjectSummary> summary_;
   std::int64_t generation_ = 0;
   std::uint32_t block_size_ = 0;
   std::uint32_t body_offset_ = 0;

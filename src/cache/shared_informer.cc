@@ -83,8 +83,7 @@ Result<ObjectPtr> SharedIndexInformer::decode(json::value&& obj) const {
     auto r = options_.transform(obj);
     if (!r.ok()) return fail(r.error());
   }
-  if (codec_) return CachedObject::from_json(obj, *codec_);
-  return CachedObject::from_json(obj);
+  return CachedObject::from_json(obj, codec_.get(), options_.summarize);
 }
 
 Result<std::shared_ptr<ResourceEventHandlerRegistration>> SharedIndexInformer::add_event_handler(
@@ -277,6 +276,15 @@ Result<void> SharedIndexInformer::set_transform(TransformFunc transform) {
   std::lock_guard lock(started_mu_);
   if (started_) return fail("informer has already started");
   options_.transform = std::move(transform);
+  return {};
+}
+
+Result<void> SharedIndexInformer::set_summarizer(Summarizer summarize) {
+  std::lock_guard lock(started_mu_);
+  if (options_.summarize == summarize) return {};
+  if (started_) return fail("informer has already started");
+  if (options_.summarize != nullptr) return fail("informer already keeps another summary");
+  options_.summarize = summarize;
   return {};
 }
 

@@ -19,6 +19,7 @@
 #include "cache/indexer.h"
 #include "cache/lister_watcher.h"
 #include "cache/object_codec.h"
+#include "cache/object_summary.h"
 #include "cache/real_fifo.h"
 #include "cache/reflector.h"
 
@@ -39,6 +40,8 @@ struct SharedInformerOptions {
   std::chrono::milliseconds resync_period{0};
   Indexers indexers;
   TransformFunc transform;
+  // Keeps a typed summary beside each cached object (null: none).
+  Summarizer summarize = nullptr;
   // Keep objects zstd-compressed (with a trained dictionary); off: raw JSON text.
   bool compress = true;
   ObjectCodec::Options codec;
@@ -76,6 +79,9 @@ class SharedIndexInformer {
   // Only before run: "informer has already started".
   Result<void> add_indexers(Indexers indexers);
   Result<void> set_transform(TransformFunc transform);
+  // Only before run, and only one summarizer: asking again for the same one
+  // succeeds (several controllers read the same summary of a shared informer).
+  Result<void> set_summarizer(Summarizer summarize);
 
   // The compression of cached objects (for measurements).
   const ObjectCodec* codec() const { return codec_.get(); }

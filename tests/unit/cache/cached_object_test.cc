@@ -122,6 +122,31 @@ TEST(CachedObjectTest, TinyObjectsStayText) {
   EXPECT_EQ(obj->body_bytes(), obj->json_text().size());
 }
 
+struct SizeSummary final : ObjectSummary {
+  std::size_t members = 0;
+  std::size_t footprint_bytes() const override { return 100; }
+};
+
+std::shared_ptr<const ObjectSummary> summarize_size(const json::object& obj) {
+  auto s = std::make_shared<SizeSummary>();
+  s->members = obj.size();
+  return s;
+}
+
+TEST(CachedObjectTest, KeepsTheSummaryAndCountsItsBytes) {
+  const json::value obj = json::parse(R"({"metadata":{"name":"a"},"spec":{},"status":{}})");
+  auto plain = CachedObject::from_json(obj);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ((*plain)->summary(), nullptr);
+  auto summarized = CachedObject::from_json(obj, nullptr, summarize_size);
+  ASSERT_TRUE(summarized.ok());
+  const auto* summary = dynamic_cast<const SizeSummary*>((*summarized)->summary().get());
+  ASSERT_NE(summary, nullptr);
+  EXPECT_EQ(summary->members, 3u);
+  EXPECT_EQ((*summarized)->footprint_bytes(), (*plain)->footprint_bytes() + 100);
+  EXPECT_EQ((*summarized)->object(), obj);
+}
+
 TEST(CachedObjectTest, TombstonesAndKeys) {
   auto obj = CachedObject::from_json(pod(7)).value();
   DeletedObject live = obj;

@@ -238,6 +238,54 @@ TEST(SharedInformerTest, TransformDropsManagedFields) {
   EXPECT_EQ(cached->object().at("spec"), obj.at("spec"));
 }
 
+// A summary of an object: its metadata.name, read after the transform.
+struct NameSummary final : ObjectSummary {
+  explicit NameSummary(std::string n) : name(std::move(n)) {}
+  std::size_t footprint_bytes() const override { return sizeof(*this) + 16; }
+  std::string name;
+  bool saw_managed_fields = false;
+};
+
+std::shared_ptr<const ObjectSummary> summarize_name(const boost::json::object& obj) {
+  const auto& meta = obj.at("metadata").as_object();
+  auto s = std::make_shared<NameSummary>(std::string(meta.at("name").as_string()));
+  s->saw_managed_fields = meta.contains("managedFields");
+  return s;
+}
+
+std::shared_ptr<const ObjectSummary> summarize_nothing(const boost::json::object&) {
+  return nullptr;
+}
+
+TEST(SharedInformerTest, SummarizerRunsOnEveryCachedObjectAfterTheTransform) {
+  auto server = std::make_shared<FakeApiServer>();
+  auto obj = make_object("ns", "a");
+  obj.as_object()["metadata"].as_object()["managedFields"] =
+      boost::json::array{boost::json::object{{"manager", "kubectl"}}};
+  server->create(obj);
+  RunningInformer r(server, fast_options());
+  ASSERT_TRUE(r.informer.set_transform(drop_managed_fields).ok());
+  ASSERT_TRUE(r.informer.set_summarizer(summarize_name).ok());
+  // Two controllers may ask for the same summary; another one is a conflict.
+  ASSERT_TRUE(r.informer.set_summarizer(summarize_name).ok());
+  EXPECT_EQ(r.informer.set_summarizer(summarize_nothing).error(),
+            "informer already keeps another summary");
+  r.start();
+  ASSERT_TRUE(eventually([&] { return r.informer.has_synced(); }));
+  server->create(make_object("ns", "b"));
+  ASSERT_TRUE(eventually([&] { return r.informer.indexer()->get("ns", "b") != nullptr; }));
+  for (const char* name : {"a", "b"}) {
+    auto cached = r.informer.indexer()->get("ns", name);
+    ASSERT_TRUE(cached);
+    const auto* summary = dynamic_cast<const NameSummary*>(cached->summary().get());
+    ASSERT_NE(summary, nullptr) << name;
+    EXPECT_EQ(summary->name, name);
+    EXPECT_FALSE(summary->saw_managed_fields) << name;
+  }
+  EXPECT_EQ(r.informer.set_summarizer(summarize_name).ok(), true);
+  EXPECT_EQ(r.informer.set_summarizer(summarize_nothing).error(), "informer has already started");
+}
+
 TEST(SharedInformerTest, WaitForCacheSyncStops) {
   std::stop_source stop;
   std::thread t([&] {
