@@ -41,6 +41,55 @@ TEST(ReplicaSets, UpstreamEqualIgnoreHash) {
   }
 }
 
+// EqualIgnoreHash as upstream writes it: the label deleted from copies of
+// both templates, then Semantic.DeepEqual.
+bool erase_hash_then_compare(json::value a, json::value b) {
+  for (json::value* t : {&a, &b}) {
+    json::object* meta = t->is_object() ? t->as_object().if_contains("metadata") != nullptr &&
+                                                  t->as_object()["metadata"].is_object()
+                                              ? &t->as_object()["metadata"].as_object()
+                                              : nullptr
+                                        : nullptr;
+    if (meta != nullptr && meta->contains("labels") && (*meta)["labels"].is_object()) {
+      (*meta)["labels"].as_object().erase(kPodTemplateHashLabel);
+    }
+  }
+  return semantic_equal(a, b);
+}
+
+TEST(ReplicaSets, EqualIgnoreHashAgreesWithErasingTheLabelFromCopies) {
+  const char* const templates[] = {
+      R"({})",
+      R"(null)",
+      R"({"metadata":{}})",
+      R"({"metadata":null})",
+      R"({"metadata":"x"})",
+      R"({"metadata":{"labels":{}}})",
+      R"({"metadata":{"labels":"x"}})",
+      R"({"metadata":{"labels":{"pod-template-hash":"abc"}}})",
+      R"({"metadata":{"labels":{"pod-template-hash":"def"}}})",
+      R"({"metadata":{"labels":{"pod-template-hash":""}}})",
+      R"({"metadata":{"labels":{"app":"web"}}})",
+      R"({"metadata":{"labels":{"app":"web","pod-template-hash":"abc"}}})",
+      R"({"metadata":{"labels":{"app":"db","pod-template-hash":"abc"}}})",
+      R"({"metadata":{"labels":{"app":"web"},"annotations":{"a":"1"}}})",
+      R"({"metadata":{"pod-template-hash":"abc"}})",
+      R"({"pod-template-hash":"abc"})",
+      R"({"metadata":{"labels":{"pod-template-hash":"abc"}},"spec":{}})",
+      R"({"metadata":{"labels":{"pod-template-hash":"abc"}},"spec":{"containers":[{"name":"a"}]}})",
+      R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1"}}}]}})",
+      R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1000m"}}}]}})",
+      R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"2"}}}]}})",
+  };
+  for (const char* a : templates) {
+    for (const char* b : templates) {
+      const json::value va = json::parse(a);
+      const json::value vb = json::parse(b);
+      EXPECT_EQ(equal_ignore_hash(va, vb), erase_hash_then_compare(va, vb)) << a << " vs " << b;
+    }
+  }
+}
+
 TEST(ReplicaSets, SemanticEquality) {
   const auto parse = [](std::string_view s) {
     std::string error;
