@@ -28,8 +28,8 @@ std::int64_t log2_rank(const api::Time& t, const api::Time& now) {
 }
 
 // Rules 6 and 8 of ActivePodsWithRanks: `nullopt` when the times are equal.
-std::optional<bool> compare_times(const api::Time& t1, const api::Time& t2, const std::string& uid1,
-                                  const std::string& uid2, const api::Time& now,
+std::optional<bool> compare_times(const api::Time& t1, const api::Time& t2, std::string_view uid1,
+                                  std::string_view uid2, const api::Time& now,
                                   const RankOptions& options) {
   if (t1 == t2) return std::nullopt;
   if (!options.logarithmic_scale_down || now.is_zero() || t1.is_zero() || t2.is_zero()) {
@@ -59,18 +59,16 @@ std::optional<bool> compare_placement(const PodOrderKey& a, const PodOrderKey& b
 
 }  // namespace
 
-PodOrderKey pod_order_key(const json::object& pod) {
-  PodOrderKey k;
-  k.node_name = std::string(pod_node_name(pod));
-  k.phase_ordinal = phase_ordinal(pod_phase(pod));
-  k.ready = is_pod_ready(pod);
-  k.ready_time = pod_ready_time(pod);
-  const auto cost = pod_deletion_cost(pod);
-  k.deletion_cost = cost.ok() ? *cost : 0;
-  k.restarts = max_container_restarts(pod);
-  k.creation_time = pod_creation_time(pod);
-  k.uid = std::string(pod_uid(pod));
-  return k;
+PodOrderKey pod_order_key(const CachedPod& pod) {
+  const PodFacts& f = pod.facts();
+  return {.node_name = f.node_name,
+          .phase_ordinal = phase_ordinal(f.phase),
+          .ready = f.ready,
+          .ready_time = f.ready_time,
+          .deletion_cost = f.deletion_cost,
+          .restarts = f.restarts,
+          .creation_time = f.creation_time,
+          .uid = pod.object().uid()};
 }
 
 bool active_pods_less(const PodOrderKey& a, const PodOrderKey& b) {
@@ -101,28 +99,28 @@ bool active_pods_with_ranks_less(const PodOrderKey& a, int rank_a, const PodOrde
   return false;
 }
 
-void sort_active_pods(std::vector<const json::object*>& pods) {
+void sort_active_pods(std::vector<const CachedPod*>& pods) {
   std::vector<PodOrderKey> keys;
   keys.reserve(pods.size());
-  for (const json::object* p : pods)
+  for (const CachedPod* p : pods)
     keys.push_back(pod_order_key(*p));
   std::vector<std::size_t> order(pods.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
     return active_pods_less(keys[i], keys[j]);
   });
-  std::vector<const json::object*> sorted;
+  std::vector<const CachedPod*> sorted;
   sorted.reserve(pods.size());
   for (std::size_t i : order)
     sorted.push_back(pods[i]);
   pods = std::move(sorted);
 }
 
-void sort_active_pods_with_ranks(std::vector<const json::object*>& pods, std::vector<int>& ranks,
+void sort_active_pods_with_ranks(std::vector<const CachedPod*>& pods, std::vector<int>& ranks,
                                  api::Time now, const RankOptions& options) {
   std::vector<PodOrderKey> keys;
   keys.reserve(pods.size());
-  for (const json::object* p : pods)
+  for (const CachedPod* p : pods)
     keys.push_back(pod_order_key(*p));
   std::vector<std::size_t> order(pods.size());
   std::iota(order.begin(), order.end(), 0);
@@ -131,7 +129,7 @@ void sort_active_pods_with_ranks(std::vector<const json::object*>& pods, std::ve
   std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
     return active_pods_with_ranks_less(keys[i], ranks[i], keys[j], ranks[j], now, options);
   });
-  std::vector<const json::object*> sorted_pods;
+  std::vector<const CachedPod*> sorted_pods;
   std::vector<int> sorted_ranks;
   sorted_pods.reserve(pods.size());
   sorted_ranks.reserve(pods.size());

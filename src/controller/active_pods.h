@@ -5,27 +5,28 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <string_view>
 #include <vector>
 
-#include "api/json.h"
 #include "api/time.h"
+#include "controller/cached_pod.h"
 #include "controller/pod_util.h"
 
 namespace kcm::controller {
 
+// The sort-relevant fields of one pod; the views point into the pod.
 struct PodOrderKey {
-  std::string node_name;
+  std::string_view node_name;
   int phase_ordinal = 0;  // Pending 0 < Unknown 1 < Running 2; anything else 0
   bool ready = false;
   api::Time ready_time;            // zero unless ready
   std::int32_t deletion_cost = 0;  // invalid annotations count as 0
   ContainerRestarts restarts;
   api::Time creation_time;
-  std::string uid;
+  std::string_view uid;
 };
 
-PodOrderKey pod_order_key(const json::object& pod);
+PodOrderKey pod_order_key(const CachedPod& pod);
 
 // ActivePods.Less: true when `a` should be deleted before `b`:
 // unassigned < assigned; Pending < Unknown < Running; not ready < ready; ready
@@ -47,11 +48,11 @@ bool active_pods_with_ranks_less(const PodOrderKey& a, int rank_a, const PodOrde
                                  api::Time now, const RankOptions& options = {});
 
 // Sorts pods in place by active_pods_less (stable, so ties keep their order).
-void sort_active_pods(std::vector<const json::object*>& pods);
+void sort_active_pods(std::vector<const CachedPod*>& pods);
 
 // Sorts pods (with their ranks, ranks[i] belonging to pods[i]) in place by
 // active_pods_with_ranks_less. Stable, so ties keep their input order.
-void sort_active_pods_with_ranks(std::vector<const json::object*>& pods, std::vector<int>& ranks,
+void sort_active_pods_with_ranks(std::vector<const CachedPod*>& pods, std::vector<int>& ranks,
                                  api::Time now, const RankOptions& options = {});
 
 }  // namespace kcm::controller

@@ -9,10 +9,6 @@ namespace kcm::controller {
 
 namespace {
 
-std::string_view string_member(const json::object* o, std::string_view key) {
-  return o == nullptr ? std::string_view{} : api::as_string_view(api::find(*o, key));
-}
-
 json::array string_array(const std::vector<std::string>& items) {
   json::array a;
   for (const std::string& s : items)
@@ -22,30 +18,15 @@ json::array string_array(const std::vector<std::string>& items) {
 
 }  // namespace
 
-Dependent dependent_from_json(const json::object& obj, const api::labels::Selector& selector) {
+Dependent dependent_from_cached(const cache::CachedObject& obj,
+                                const api::labels::Selector& selector) {
   Dependent d;
-  const json::object* meta = api::find_object(obj, "metadata");
-  d.namespace_ = string_member(meta, "namespace");
-  d.name = string_member(meta, "name");
-  d.uid = string_member(meta, "uid");
-  if (meta == nullptr) {
-    d.matches = api::labels::matches(selector, json::object{});
-    return d;
-  }
-  if (const json::value* ts = api::find(*meta, "deletionTimestamp"))
-    d.being_deleted = !ts->is_null();
-  if (const json::array* refs = api::find_array(*meta, "ownerReferences")) {
-    for (const json::value& r : *refs) {
-      if (!r.is_object()) continue;
-      if (api::find_bool(r.as_object(), "controller").value_or(false)) {
-        d.controller_uid = string_member(&r.as_object(), "uid");
-        break;
-      }
-    }
-  }
-  const json::object* labels = api::find_object(*meta, "labels");
-  d.matches = labels != nullptr ? api::labels::matches(selector, *labels)
-                                : api::labels::matches(selector, json::object{});
+  d.namespace_ = obj.namespace_();
+  d.name = obj.name();
+  d.uid = obj.uid();
+  if (auto ref = obj.controller_ref()) d.controller_uid = ref->uid;
+  d.being_deleted = obj.deletion_timestamp().has_value();
+  d.matches = obj.matches(selector);
   return d;
 }
 

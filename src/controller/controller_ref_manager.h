@@ -21,6 +21,7 @@
 #include "api/result.h"
 #include "api/status.h"
 #include "api/time.h"
+#include "cache/cached_object.h"
 
 namespace kcm::controller {
 
@@ -65,9 +66,10 @@ struct Dependent {
   bool matches = false;
 };
 
-// A Dependent view of a JSON object (pod or ReplicaSet); `matches` is the
-// selector applied to metadata.labels. The view points into `obj`.
-Dependent dependent_from_json(const json::object& obj, const api::labels::Selector& selector);
+// A Dependent view of a cached object (pod or ReplicaSet); `matches` is the
+// selector applied to its labels. The view points into `obj`.
+Dependent dependent_from_cached(const cache::CachedObject& obj,
+                                const api::labels::Selector& selector);
 
 enum class ClaimAction {
   kIgnore,   // not ours and not to be adopted

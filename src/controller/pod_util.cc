@@ -42,13 +42,6 @@ std::string_view pod_node_name(const json::object& pod) {
   return member_string(member_object(pod, "spec"), "nodeName");
 }
 
-bool pod_has_deletion_timestamp(const json::object& pod) {
-  const json::object* meta = member_object(pod, "metadata");
-  if (meta == nullptr) return false;
-  const json::value* v = api::find(*meta, "deletionTimestamp");
-  return v != nullptr && !v->is_null();
-}
-
 const json::object* pod_ready_condition(const json::object& pod) {
   const json::object* status = member_object(pod, "status");
   if (status == nullptr) return nullptr;
@@ -69,38 +62,6 @@ api::Time pod_ready_time(const json::object& pod) {
   if (!is_pod_ready(pod)) return {};
   // The first Ready condition is the one that is True here.
   return time_member(pod_ready_condition(pod), "lastTransitionTime");
-}
-
-bool is_pod_available(const json::object& pod, std::int32_t min_ready_seconds, api::Time now) {
-  if (!is_pod_ready(pod)) return false;
-  if (min_ready_seconds == 0) return true;
-  const api::Time since = time_member(pod_ready_condition(pod), "lastTransitionTime");
-  if (since.is_zero()) return false;
-  return since.time_point() + std::chrono::seconds(min_ready_seconds) <= now.time_point();
-}
-
-std::optional<std::chrono::nanoseconds> next_pod_availability_check(const json::object& pod,
-                                                                    std::int32_t min_ready_seconds,
-                                                                    api::Time now) {
-  if (!is_pod_ready(pod) || min_ready_seconds <= 0) return std::nullopt;
-  const api::Time since = time_member(pod_ready_condition(pod), "lastTransitionTime");
-  if (since.is_zero() || now.is_zero()) return std::nullopt;
-  const auto next = since.time_point() + std::chrono::seconds(min_ready_seconds) - now.time_point();
-  if (next <= std::chrono::nanoseconds::zero()) return std::nullopt;
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(next);
-}
-
-bool is_pod_terminal(const json::object& pod) {
-  const std::string_view phase = pod_phase(pod);
-  return phase == kPodSucceeded || phase == kPodFailed;
-}
-
-bool is_pod_active(const json::object& pod) {
-  return !is_pod_terminal(pod) && !pod_has_deletion_timestamp(pod);
-}
-
-bool is_pod_terminating(const json::object& pod) {
-  return !is_pod_terminal(pod) && pod_has_deletion_timestamp(pod);
 }
 
 Result<std::int32_t> pod_deletion_cost(const json::object& pod) {
@@ -168,45 +129,6 @@ ContainerRestarts max_container_restarts(const json::object& pod) {
 
 api::Time pod_creation_time(const json::object& pod) {
   return time_member(member_object(pod, "metadata"), "creationTimestamp");
-}
-
-std::string_view pod_uid(const json::object& pod) {
-  return member_string(member_object(pod, "metadata"), "uid");
-}
-
-std::string pod_key(const json::object& pod) {
-  const json::object* meta = member_object(pod, "metadata");
-  std::string key(member_string(meta, "namespace"));
-  key += '/';
-  key += member_string(meta, "name");
-  return key;
-}
-
-std::vector<const json::object*> filter_active_pods(const std::vector<const json::object*>& pods) {
-  std::vector<const json::object*> out;
-  for (const json::object* p : pods) {
-    if (is_pod_active(*p)) out.push_back(p);
-  }
-  return out;
-}
-
-std::vector<const json::object*> filter_terminating_pods(
-    const std::vector<const json::object*>& pods) {
-  std::vector<const json::object*> out;
-  for (const json::object* p : pods) {
-    if (is_pod_terminating(*p)) out.push_back(p);
-  }
-  return out;
-}
-
-std::optional<NextAvailabilityCheck> find_min_next_pod_availability_check(
-    const std::vector<const json::object*>& pods, std::int32_t min_ready_seconds, api::Time now) {
-  std::optional<NextAvailabilityCheck> best;
-  for (std::size_t i = 0; i < pods.size(); ++i) {
-    const auto next = next_pod_availability_check(*pods[i], min_ready_seconds, now);
-    if (next && (!best || *next < best->after)) best = NextAvailabilityCheck{*next, i};
-  }
-  return best;
 }
 
 }  // namespace kcm::controller

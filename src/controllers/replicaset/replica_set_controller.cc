@@ -9,9 +9,9 @@
 #include "api/label_selector.h"
 #include "api/labels.h"
 #include "cache/controller_index.h"
+#include "controller/cached_pod.h"
 #include "controller/client_pod_control.h"
 #include "controller/pod_template.h"
-#include "controller/pod_util.h"
 #include "controller/run_workers.h"
 #include "controller/slow_start_batch.h"
 #include "controllers/replicaset/pods_to_delete.h"
@@ -23,9 +23,7 @@ namespace kcm::controllers::replicaset {
 
 namespace {
 
-// The first block of the arena a sync decodes its pods into; it grows as needed.
-constexpr std::size_t kPodArenaBytes = 64 * 1024;
-// The same for one ReplicaSet (or two pods) looked at in an event handler.
+// The first block of the arena a pod event handler decodes a ReplicaSet into.
 constexpr std::size_t kLookArenaBytes = 8 * 1024;
 
 const api::GroupVersionResource kReplicaSets{"apps", "v1", "replicasets"};
@@ -151,6 +149,10 @@ ReplicaSetController::ReplicaSetController(std::shared_ptr<client::Clientset> cl
     if (auto added = cache::add_controller_uid_index(*informer); !added.ok())
       handle_error("cannot add the controller UID index: " + added.error());
   }
+  // Each sync reads the facts of all the ReplicaSet's pods (without them,
+  // CachedPod decodes each pod).
+  if (auto kept = pod_informer_->set_summarizer(controller::summarize_pod); !kept.ok())
+    handle_error("cannot keep pod summaries: " + kept.error());
   register_handler(rs_informer_, std::move(rs_handler), rs_registration_);
   register_handler(pod_informer_, std::move(pod_handler), pod_registration_);
 }
@@ -326,10 +328,8 @@ void ReplicaSetController::update_pod(const cache::ObjectPtr& old_pod,
     const std::int64_t min_ready =
         rs_spec != nullptr ? api::find_int(*rs_spec, "minReadySeconds").value_or(0) : 0;
     if (min_ready > 0) {
-      const json::value old_obj = old_pod->object(&arena);
-      const json::value cur_obj = cur_pod->object(&arena);
-      if (!controller::is_pod_ready(old_obj.as_object()) &&
-          controller::is_pod_ready(cur_obj.as_object())) {
+      if (!controller::CachedPod(old_pod).facts().ready &&
+          controller::CachedPod(cur_pod).facts().ready) {
         if (log::v(2)) {
           log::info("pod will be enqueued after a while for availability check",
                     {{"duration", min_ready}, {"kind", kKind}, {"pod", old_pod->key()}});
@@ -373,9 +373,9 @@ void ReplicaSetController::delete_pod(const cache::DeletedObject& obj) {
 
 // --- sync ---------------------------------------------------------------------
 
-std::vector<json::value> ReplicaSetController::indirectly_related_pods(
-    const cache::CachedObject& rs, const json::storage_ptr& sp) const {
-  std::vector<json::value> related;
+std::vector<controller::CachedPod> ReplicaSetController::indirectly_related_pods(
+    const cache::CachedObject& rs) const {
+  std::vector<controller::CachedPod> related;
   const std::optional<cache::OwnerRef> owner = rs.controller_ref();
   if (!owner) {
     handle_error("ReplicaSet has no controller: " + std::string(rs.key()));
@@ -398,7 +398,7 @@ std::vector<json::value> ReplicaSetController::indirectly_related_pods(
     for (const cache::ObjectPtr& pod :
          pod_lister_.namespace_(std::string(sibling->namespace_())).list(*selector)) {
       if (!seen.emplace(pod->uid()).second) continue;  // selected by two siblings
-      related.push_back(pod->object(sp));
+      related.emplace_back(pod);
     }
   }
   if (log::v(4)) {
@@ -457,23 +457,15 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
   }
   const std::string& uid = view->uid;
 
-  // Only pods we control or orphans we may adopt can be claimed; the others
-  // are not decoded. Pods that stopped matching but still name us are kept
-  // so that they are released. They live for this sync only, so they are
-  // built in an arena: freeing them is one release instead of a walk.
-  json::monotonic_resource pod_arena(kPodArenaBytes);
-  std::vector<json::value> pod_values;
-  for (const cache::ObjectPtr& pod :
+  // Only pods we control or orphans we may adopt can be claimed. Pods that
+  // stopped matching but still name us are kept so that they are released.
+  std::vector<controller::CachedPod> pods;
+  for (cache::ObjectPtr& pod :
        pod_lister_.namespace_(namespace_).controlled_by(uid, cache::Orphans::kInclude)) {
-    if (pod->controller_ref() || pod->matches(*selector)) {
-      pod_values.push_back(pod->object(&pod_arena));
-    }
+    if (pod->controller_ref() || pod->matches(*selector)) pods.emplace_back(std::move(pod));
   }
-  std::vector<const json::object*> all_pods;
-  all_pods.reserve(pod_values.size());
-  for (const json::value& v : pod_values)
-    if (v.is_object()) all_pods.push_back(&v.as_object());
-  const std::vector<const json::object*> active = controller::filter_active_pods(all_pods);
+  const std::vector<const controller::CachedPod*> all_pods = controller::pointers_to(pods);
+  const std::vector<const controller::CachedPod*> active = controller::filter_active_pods(all_pods);
 
   // Adoption first re-reads the ReplicaSet from the API server: the cache may
   // not show yet that it is being deleted (upstream #42639).
@@ -500,16 +492,16 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
   auto manager = controller::pod_controller_ref_manager(*pod_control_, info, std::move(can_adopt));
   std::vector<controller::Dependent> dependents;
   dependents.reserve(active.size());
-  for (const json::object* pod : active)
-    dependents.push_back(controller::dependent_from_json(*pod, *selector));
+  for (const controller::CachedPod* pod : active)
+    dependents.push_back(controller::dependent_from_cached(pod->object(), *selector));
   const auto claim = manager.claim(dependents);
   if (auto err = claim.error()) return fail(*err);
-  std::vector<const json::object*> claimed;
+  std::vector<const controller::CachedPod*> claimed;
   claimed.reserve(claim.claimed.size());
   for (const std::size_t i : claim.claimed)
     claimed.push_back(active[i]);
 
-  std::vector<const json::object*> terminating;
+  std::vector<const controller::CachedPod*> terminating;
   if (options_.terminating_replicas) {
     terminating =
         filter_claimed_pods(uid, *selector, controller::filter_terminating_pods(all_pods));
@@ -544,8 +536,9 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
 }
 
 Result<void> ReplicaSetController::manage_replicas(
-    const std::vector<const json::object*>& active_pods, const cache::CachedObject& rs_cached,
-    const json::object& rs, const ReplicaSetView& view, const std::string& key) {
+    const std::vector<const controller::CachedPod*>& active_pods,
+    const cache::CachedObject& rs_cached, const json::object& rs, const ReplicaSetView& view,
+    const std::string& key) {
   const ReplicaPlan plan = plan_replicas(active_pods.size(), view.spec_replicas, burst_replicas_);
   if (plan.create > 0) {
     // Creations are counted, not tracked by uid: the uid exists only once
@@ -592,29 +585,21 @@ Result<void> ReplicaSetController::manage_replicas(
       log::info("Too many replicas",
                 {{"replicaSet", key}, {"need", view.spec_replicas}, {"deleting", plan.remove}});
     }
-    json::monotonic_resource related_arena(kPodArenaBytes);
-    const std::vector<json::value> related_values =
-        indirectly_related_pods(rs_cached, &related_arena);
-    std::vector<const json::object*> related;
-    related.reserve(related_values.size());
-    for (const json::value& v : related_values)
-      if (v.is_object()) related.push_back(&v.as_object());
-    const std::vector<const json::object*> victims =
-        get_pods_to_delete(active_pods, related, static_cast<std::size_t>(plan.remove), now());
+    const std::vector<controller::CachedPod> related_pods = indirectly_related_pods(rs_cached);
+    const std::vector<const controller::CachedPod*> victims =
+        get_pods_to_delete(active_pods, controller::pointers_to(related_pods),
+                           static_cast<std::size_t>(plan.remove), now());
     // Keys, not counts: a pod's graceful-delete update and its final delete
     // then count once.
     expectations_.expect_deletions(key, get_pod_keys(victims));
     std::mutex mu;
     std::optional<api::Status> first_error;
     pod_calls_.run(victims.size(), [&](std::size_t i) {
-      const json::object& victim = *victims[i];
-      const json::object* meta = api::find_object(victim, "metadata");
-      const std::string_view victim_name =
-          meta != nullptr ? api::find_string(*meta, "name").value_or("") : std::string_view();
-      auto r = pod_control_->delete_pod(view.namespace_, victim_name, rs);
+      const cache::CachedObject& victim = victims[i]->object();
+      auto r = pod_control_->delete_pod(view.namespace_, victim.name(), rs);
       if (r.ok()) return;
       // The informer will not see this deletion.
-      const std::string pod_key = controller::pod_key(victim);
+      const std::string pod_key(victim.key());
       expectations_.deletion_observed(key, pod_key);
       if (r.error().is(api::reason::kNotFound)) return;
       if (log::v(2)) {

@@ -110,14 +110,12 @@ class ReplicaSetController {
                                           const cache::OwnerRef& ref) const;
   // The ReplicaSets whose selectors match an orphan pod's labels.
   std::vector<cache::ObjectPtr> get_pod_replica_sets(const cache::CachedObject& pod) const;
-  // The active pods of every ReplicaSet with the same controller as `rs`,
-  // allocated from `sp`.
-  std::vector<json::value> indirectly_related_pods(const cache::CachedObject& rs,
-                                                   const json::storage_ptr& sp) const;
+  // The pods of every ReplicaSet with the same controller as `rs`.
+  std::vector<controller::CachedPod> indirectly_related_pods(const cache::CachedObject& rs) const;
 
   bool process_next_item();
   // manageReplicas: creates or deletes pods toward spec.replicas.
-  Result<void> manage_replicas(const std::vector<const json::object*>& active_pods,
+  Result<void> manage_replicas(const std::vector<const controller::CachedPod*>& active_pods,
                                const cache::CachedObject& rs_cached, const json::object& rs,
                                const ReplicaSetView& view, const std::string& key);
   // updateReplicaSetStatus: the written (or unchanged) ReplicaSet.

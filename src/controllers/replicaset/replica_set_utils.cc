@@ -46,8 +46,8 @@ Result<ReplicaSetView> ReplicaSetView::from_json(const json::object& rs) {
 }
 
 ReplicaSetStatus calculate_status(const ReplicaSetView& rs,
-                                  const std::vector<const json::object*>& active_pods,
-                                  const std::vector<const json::object*>& terminating_pods,
+                                  const std::vector<const controller::CachedPod*>& active_pods,
+                                  const std::vector<const controller::CachedPod*>& terminating_pods,
                                   const std::optional<std::string>& manage_replicas_error,
                                   api::Time now, const StatusOptions& options) {
   ReplicaSetStatus status = rs.status;
@@ -57,11 +57,11 @@ ReplicaSetStatus calculate_status(const ReplicaSetView& rs,
   std::int32_t fully_labeled = 0;
   std::int32_t ready = 0;
   std::int32_t available = 0;
-  for (const json::object* pod : active_pods) {
-    if (api::labels::matches(template_selector, labels_of(*pod))) ++fully_labeled;
-    if (controller::is_pod_ready(*pod)) {
+  for (const controller::CachedPod* pod : active_pods) {
+    if (pod->object().matches(template_selector)) ++fully_labeled;
+    if (pod->facts().ready) {
       ++ready;
-      if (controller::is_pod_available(*pod, rs.min_ready_seconds, now)) ++available;
+      if (controller::is_pod_available(pod->facts(), rs.min_ready_seconds, now)) ++available;
     }
   }
 
@@ -102,30 +102,20 @@ bool status_needs_update(const ReplicaSetView& rs, const ReplicaSetStatus& new_s
            rs.generation == cur.observed_generation && cur.conditions == new_status.conditions);
 }
 
-std::vector<const json::object*> filter_claimed_pods(std::string_view owner_uid,
-                                                     const api::labels::Selector& selector,
-                                                     const std::vector<const json::object*>& pods) {
-  std::vector<const json::object*> out;
-  for (const json::object* pod : pods) {
-    const json::object* meta = api::find_object(*pod, "metadata");
-    const json::array* refs = meta != nullptr ? api::find_array(*meta, "ownerReferences") : nullptr;
-    bool controlled = false;
-    if (refs != nullptr) {
-      for (const json::value& r : *refs) {
-        if (r.is_object() && api::find_bool(r.as_object(), "controller").value_or(false)) {
-          controlled = api::find_string(r.as_object(), "uid").value_or("") == owner_uid;
-          break;
-        }
-      }
-    }
-    if (controlled && api::labels::matches(selector, labels_of(*pod))) out.push_back(pod);
+std::vector<const controller::CachedPod*> filter_claimed_pods(
+    std::string_view owner_uid, const api::labels::Selector& selector,
+    const std::vector<const controller::CachedPod*>& pods) {
+  std::vector<const controller::CachedPod*> out;
+  for (const controller::CachedPod* pod : pods) {
+    const auto ref = pod->object().controller_ref();
+    if (ref && ref->uid == owner_uid && pod->object().matches(selector)) out.push_back(pod);
   }
   return out;
 }
 
 std::optional<std::chrono::nanoseconds> availability_requeue_after(
     std::int32_t min_ready_seconds, const ReplicaSetStatus& status,
-    const std::vector<const json::object*>& active_pods, api::Time status_now,
+    const std::vector<const controller::CachedPod*>& active_pods, api::Time status_now,
     api::Time clock_now) {
   if (min_ready_seconds <= 0 || status.ready_replicas == status.available_replicas) {
     return std::nullopt;

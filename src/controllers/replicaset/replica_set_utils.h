@@ -15,6 +15,7 @@
 #include "api/label_selector.h"
 #include "api/labels.h"
 #include "api/time.h"
+#include "controller/cached_pod.h"
 #include "controllers/replicaset/replica_set_status.h"
 
 namespace kcm::controllers::replicaset {
@@ -53,8 +54,8 @@ struct StatusOptions {
 // many, "" otherwise; message = the error); no error removes it; an existing
 // one is left as it is while errors continue. Other members come from rs.status.
 ReplicaSetStatus calculate_status(const ReplicaSetView& rs,
-                                  const std::vector<const json::object*>& active_pods,
-                                  const std::vector<const json::object*>& terminating_pods,
+                                  const std::vector<const controller::CachedPod*>& active_pods,
+                                  const std::vector<const controller::CachedPod*>& terminating_pods,
                                   const std::optional<std::string>& manage_replicas_error,
                                   api::Time now, const StatusOptions& options = {});
 
@@ -66,9 +67,9 @@ bool status_needs_update(const ReplicaSetView& rs, const ReplicaSetStatus& new_s
 inline constexpr int kStatusUpdateRetries = 1;
 
 // FilterClaimedPods: pods controlled by `owner_uid` whose labels match `selector`.
-std::vector<const json::object*> filter_claimed_pods(std::string_view owner_uid,
-                                                     const api::labels::Selector& selector,
-                                                     const std::vector<const json::object*>& pods);
+std::vector<const controller::CachedPod*> filter_claimed_pods(
+    std::string_view owner_uid, const api::labels::Selector& selector,
+    const std::vector<const controller::CachedPod*>& pods);
 
 // The availability requeue after a sync (newer upstream): when
 // min_ready_seconds > 0 and the written status has ready != available, the
@@ -78,6 +79,7 @@ std::vector<const json::object*> filter_claimed_pods(std::string_view owner_uid,
 // pending deadline. nullopt when no requeue is needed.
 std::optional<std::chrono::nanoseconds> availability_requeue_after(
     std::int32_t min_ready_seconds, const ReplicaSetStatus& status,
-    const std::vector<const json::object*>& active_pods, api::Time status_now, api::Time clock_now);
+    const std::vector<const controller::CachedPod*>& active_pods, api::Time status_now,
+    api::Time clock_now);
 
 }  // namespace kcm::controllers::replicaset

@@ -11,6 +11,8 @@
 namespace kcm::controller {
 namespace {
 
+using testing::cached_pod;
+using testing::cached_pods;
 using testing::cases_of;
 using testing::load_upstream_cases;
 using testing::pod_from_compact;
@@ -33,15 +35,14 @@ TEST(ActivePods, UpstreamSortingActivePods) {
     for (const json::value& n : c.at("expected").at("order").as_array()) {
       expected.push_back(str(n));
     }
+    const std::vector<CachedPod> cached = cached_pods(pods);
     std::mt19937 rng(42);
     for (int round = 0; round < 20; ++round) {
-      std::vector<const json::object*> ptrs;
-      for (const json::object& p : pods)
-        ptrs.push_back(&p);
+      std::vector<const CachedPod*> ptrs = pointers_to(cached);
       std::shuffle(ptrs.begin(), ptrs.end(), rng);
       sort_active_pods(ptrs);
       std::vector<std::string> got;
-      for (const json::object* p : ptrs)
+      for (const CachedPod* p : ptrs)
         got.push_back(pod_name(p));
       EXPECT_EQ(got, expected) << str(c.at("name")) << " round " << round;
     }
@@ -51,9 +52,9 @@ TEST(ActivePods, UpstreamSortingActivePods) {
 // TestSortingActivePodsWithRanks: Less in both directions for each pair.
 TEST(ActivePods, UpstreamSortingActivePodsWithRanks) {
   const json::object file = load_upstream_cases("active_pods_with_ranks.json");
-  std::map<std::string, json::object> pods;
+  std::map<std::string, CachedPod> pods;
   for (const auto& kv : file.at("pods").as_object()) {
-    pods[std::string(kv.key())] = pod_from_compact(kv.value().as_object());
+    pods.emplace(std::string(kv.key()), cached_pod(pod_from_compact(kv.value().as_object())));
   }
   ASSERT_EQ(cases_of(file).size(), 27u);
   for (const json::value& c : cases_of(file)) {
@@ -68,8 +69,8 @@ TEST(ActivePods, UpstreamSortingActivePodsWithRanks) {
     const json::object& b = in.at("b").as_object();
     ASSERT_TRUE(pods.count(str(a.at("pod")))) << name;
     ASSERT_TRUE(pods.count(str(b.at("pod")))) << name;
-    const PodOrderKey ka = pod_order_key(pods[str(a.at("pod"))]);
-    const PodOrderKey kb = pod_order_key(pods[str(b.at("pod"))]);
+    const PodOrderKey ka = pod_order_key(pods.at(str(a.at("pod"))));
+    const PodOrderKey kb = pod_order_key(pods.at(str(b.at("pod"))));
     const int ra = static_cast<int>(a.at("rank").as_int64());
     const int rb = static_cast<int>(b.at("rank").as_int64());
     const json::object& expected = c.at("expected").as_object();
@@ -136,32 +137,32 @@ TEST(ActivePods, SidecarRestartsBreakTies) {
 }
 
 TEST(ActivePods, PhasesOutsideTheMapCountAsPending) {
-  json::object succeeded = testing::pod_from_compact(
-      json::parse(R"({"name":"s","nodeName":"n","phase":"Succeeded"})").as_object());
+  const CachedPod succeeded = cached_pod(testing::pod_from_compact(
+      json::parse(R"({"name":"s","nodeName":"n","phase":"Succeeded"})").as_object()));
   EXPECT_EQ(pod_order_key(succeeded).phase_ordinal, 0);
-  json::object unknown = testing::pod_from_compact(
-      json::parse(R"({"name":"u","nodeName":"n","phase":"Unknown"})").as_object());
+  const CachedPod unknown = cached_pod(testing::pod_from_compact(
+      json::parse(R"({"name":"u","nodeName":"n","phase":"Unknown"})").as_object()));
   EXPECT_EQ(pod_order_key(unknown).phase_ordinal, 1);
 }
 
 TEST(ActivePods, InvalidDeletionCostCountsAsZero) {
-  json::object pod = testing::pod_from_compact(
+  const CachedPod pod = cached_pod(testing::pod_from_compact(
       json::parse(
           R"({"name":"p","annotations":{"controller.kubernetes.io/pod-deletion-cost":"+5"}})")
-          .as_object());
+          .as_object()));
   EXPECT_EQ(pod_order_key(pod).deletion_cost, 0);
 }
 
 TEST(ActivePods, SortWithRanksKeepsRanksAligned) {
-  std::vector<json::object> pods = {
+  const std::vector<CachedPod> pods = cached_pods({
       testing::pod_from_compact(
           json::parse(R"({"name":"a","nodeName":"n1","phase":"Running","ready":true})")
               .as_object()),
       testing::pod_from_compact(
           json::parse(R"({"name":"b","nodeName":"n2","phase":"Running","ready":true})")
               .as_object()),
-  };
-  std::vector<const json::object*> ptrs = {&pods[0], &pods[1]};
+  });
+  std::vector<const CachedPod*> ptrs = pointers_to(pods);
   std::vector<int> ranks = {1, 3};
   sort_active_pods_with_ranks(ptrs, ranks, api::Time{});
   EXPECT_EQ(pod_name(ptrs[0]), "b");

@@ -74,14 +74,14 @@ TEST(ControllerRefManager, PatchesMatchGoEncoding) {
             R"({"metadata":{"uid":"u","ownerReferences":null}})");
 }
 
-TEST(ControllerRefManager, DependentFromJson) {
-  const json::object pod = json::parse(R"({"metadata":{"name":"p1","namespace":"ns","uid":"u1",
-      "labels":{"app":"web"},
+TEST(ControllerRefManager, DependentFromCached) {
+  const auto pod = cache::CachedObject::from_json(json::parse(R"({"metadata":{"name":"p1",
+      "namespace":"ns","uid":"u1","labels":{"app":"web"},
       "ownerReferences":[{"uid":"gc-only","controller":false},{"uid":"rs-uid","controller":true}],
-      "deletionTimestamp":"2024-06-15T12:00:00Z"}})")
-                               .as_object();
+      "deletionTimestamp":"2024-06-15T12:00:00Z"}})"));
+  ASSERT_TRUE(pod.ok());
   const auto web = *api::labels::parse("app=web");
-  const Dependent d = dependent_from_json(pod, web);
+  const Dependent d = dependent_from_cached(**pod, web);
   EXPECT_EQ(d.namespace_, "ns");
   EXPECT_EQ(d.name, "p1");
   EXPECT_EQ(d.uid, "u1");
@@ -89,12 +89,14 @@ TEST(ControllerRefManager, DependentFromJson) {
   EXPECT_EQ(*d.controller_uid, "rs-uid");
   EXPECT_TRUE(d.being_deleted);
   EXPECT_TRUE(d.matches);
-  EXPECT_FALSE(dependent_from_json(pod, *api::labels::parse("app=db")).matches);
-  const Dependent bare = dependent_from_json(json::object{}, api::labels::Selector::everything());
-  EXPECT_FALSE(bare.controller_uid);
-  EXPECT_FALSE(bare.being_deleted);
-  EXPECT_TRUE(bare.matches);  // everything() matches an object without labels
-  EXPECT_FALSE(dependent_from_json(json::object{}, api::labels::Selector::nothing()).matches);
+  EXPECT_FALSE(dependent_from_cached(**pod, *api::labels::parse("app=db")).matches);
+  const auto bare = cache::CachedObject::from_json(json::object{});
+  ASSERT_TRUE(bare.ok());
+  const Dependent b = dependent_from_cached(**bare, api::labels::Selector::everything());
+  EXPECT_FALSE(b.controller_uid);
+  EXPECT_FALSE(b.being_deleted);
+  EXPECT_TRUE(b.matches);  // everything() matches an object without labels
+  EXPECT_FALSE(dependent_from_cached(**bare, api::labels::Selector::nothing()).matches);
 }
 
 // A PodControl that records patches and answers from a table keyed by pod name.

@@ -31,69 +31,6 @@ TEST(PodUtil, ReadyReadsTheFirstReadyCondition) {
   EXPECT_FALSE(is_pod_ready(pod(R"({"status": {"conditions": "x"}})")));
 }
 
-TEST(PodUtil, AvailabilityBoundaryIsInclusive) {
-  const auto p = pod(kReadySince10);
-  EXPECT_TRUE(is_pod_available(p, 0, at("2024-06-15T12:00:00Z")));  // 0: ready is enough
-  EXPECT_FALSE(is_pod_available(p, 5, at("2024-06-15T12:00:14Z")));
-  EXPECT_TRUE(is_pod_available(p, 5, at("2024-06-15T12:00:15Z")));  // exactly at the deadline
-  EXPECT_TRUE(is_pod_available(p, 5, at("2024-06-15T12:00:16Z")));
-  // A zero lastTransitionTime is never available with minReadySeconds > 0.
-  const auto zero = pod(R"({"status": {"conditions": [{"type": "Ready", "status": "True"}]}})");
-  EXPECT_TRUE(is_pod_available(zero, 0, at("2024-06-15T12:00:00Z")));
-  EXPECT_FALSE(is_pod_available(zero, 1, at("2030-01-01T00:00:00Z")));
-  // Not ready: never available.
-  EXPECT_FALSE(
-      is_pod_available(pod(R"({"status": {"phase": "Running"}})"), 0, at("2024-06-15T12:00:00Z")));
-}
-
-TEST(PodUtil, NextAvailabilityCheck) {
-  const auto p = pod(kReadySince10);
-  auto next = next_pod_availability_check(p, 5, at("2024-06-15T12:00:12Z"));
-  ASSERT_TRUE(next.has_value());
-  EXPECT_EQ(*next, std::chrono::seconds(3));
-  EXPECT_FALSE(next_pod_availability_check(p, 5, at("2024-06-15T12:00:15Z")).has_value());
-  EXPECT_FALSE(next_pod_availability_check(p, 0, at("2024-06-15T12:00:12Z")).has_value());
-
-  const auto later = pod(R"({"status": {"conditions": [
-      {"type": "Ready", "status": "True", "lastTransitionTime": "2024-06-15T12:00:11Z"}]}})");
-  const auto not_ready = pod(R"({"status": {"phase": "Pending"}})");
-  const std::vector<const json::object*> pods = {&not_ready, &later, &p};
-  auto min = find_min_next_pod_availability_check(pods, 5, at("2024-06-15T12:00:12Z"));
-  ASSERT_TRUE(min.has_value());
-  EXPECT_EQ(min->after, std::chrono::seconds(3));
-  EXPECT_EQ(min->pod_index, 2u);
-  EXPECT_FALSE(
-      find_min_next_pod_availability_check(pods, 5, at("2024-06-15T12:01:00Z")).has_value());
-}
-
-TEST(PodUtil, ActiveTerminalTerminating) {
-  struct Case {
-    std::string_view pod;
-    bool active, terminal, terminating;
-  };
-  const Case cases[] = {
-      {R"({"status": {"phase": "Running"}})", true, false, false},
-      {R"({})", true, false, false},
-      {R"({"status": {"phase": "Succeeded"}})", false, true, false},
-      {R"({"status": {"phase": "Failed"}})", false, true, false},
-      {R"({"metadata": {"deletionTimestamp": "2024-06-15T12:00:00Z"}, "status": {"phase": "Running"}})",
-       false, false, true},
-      {R"({"metadata": {"deletionTimestamp": "2024-06-15T12:00:00Z"}, "status": {"phase": "Failed"}})",
-       false, true, false},
-      {R"({"metadata": {"deletionTimestamp": null}})", true, false, false},
-  };
-  for (const Case& c : cases) {
-    const auto p = pod(c.pod);
-    EXPECT_EQ(is_pod_active(p), c.active) << c.pod;
-    EXPECT_EQ(is_pod_terminal(p), c.terminal) << c.pod;
-    EXPECT_EQ(is_pod_terminating(p), c.terminating) << c.pod;
-  }
-  const auto a = pod(cases[0].pod), t = pod(cases[4].pod), s = pod(cases[2].pod);
-  const std::vector<const json::object*> all = {&a, &t, &s};
-  EXPECT_EQ(filter_active_pods(all), (std::vector<const json::object*>{&a}));
-  EXPECT_EQ(filter_terminating_pods(all), (std::vector<const json::object*>{&t}));
-}
-
 TEST(PodUtil, DeletionCost) {
   struct Case {
     const char* value;  // nullptr: no annotation
@@ -147,12 +84,10 @@ TEST(PodUtil, MaxContainerRestartsCountsOnlyRestartableInitContainers) {
   EXPECT_EQ(max_container_restarts(pod("{}")).regular, 0);
 }
 
-TEST(PodUtil, FieldsAndKey) {
+TEST(PodUtil, Fields) {
   const auto p = pod(R"({"metadata": {"name": "web-1", "namespace": "prod", "uid": "u1",
                          "creationTimestamp": "2024-06-15T12:00:00Z"},
                          "spec": {"nodeName": "n1"}, "status": {"phase": "Pending"}})");
-  EXPECT_EQ(pod_key(p), "prod/web-1");
-  EXPECT_EQ(pod_uid(p), "u1");
   EXPECT_EQ(pod_node_name(p), "n1");
   EXPECT_EQ(pod_phase(p), "Pending");
   EXPECT_EQ(pod_creation_time(p), at("2024-06-15T12:00:00Z"));

@@ -8,9 +8,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "api/json.h"
 #include "api/time.h"
+#include "controller/cached_pod.h"
 
 namespace kcm::testing {
 
@@ -98,6 +100,22 @@ inline json::object pod_from_compact(const json::object& c) {
 
 inline std::string pod_name(const json::object* pod) {
   return str(pod->at("metadata").as_object().at("name"));
+}
+
+// A pod as an informer that keeps pod summaries caches it.
+inline controller::CachedPod cached_pod(const json::object& pod) {
+  return controller::CachedPod::from_json(json::value(pod)).value();
+}
+
+inline std::vector<controller::CachedPod> cached_pods(const std::vector<json::object>& pods) {
+  std::vector<controller::CachedPod> out;
+  for (const json::object& p : pods)
+    out.push_back(cached_pod(p));
+  return out;
+}
+
+inline std::string pod_name(const controller::CachedPod* pod) {
+  return std::string(pod->object().name());
 }
 
 }  // namespace kcm::testing

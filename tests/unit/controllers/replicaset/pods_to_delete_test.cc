@@ -10,6 +10,8 @@
 namespace kcm::controllers::replicaset {
 namespace {
 
+namespace json = api::json;
+using testing::cached_pod;
 using testing::cases_of;
 using testing::load_upstream_cases;
 using testing::str;
@@ -17,15 +19,16 @@ using testing::str;
 // TestGetPodsToDelete.
 TEST(PodsToDelete, UpstreamGetPodsToDelete) {
   const json::object file = load_upstream_cases("get_pods_to_delete.json");
-  std::map<std::string, json::object> pods;
+  std::map<std::string, CachedPod> pods;
   for (const auto& kv : file.at("pods").as_object()) {
-    pods[std::string(kv.key())] = testing::pod_from_compact(kv.value().as_object());
+    pods.emplace(std::string(kv.key()),
+                 cached_pod(testing::pod_from_compact(kv.value().as_object())));
   }
   const auto resolve = [&](const json::array& names) {
-    std::vector<const json::object*> out;
+    std::vector<const CachedPod*> out;
     for (const json::value& n : names) {
       EXPECT_TRUE(pods.count(str(n))) << str(n);
-      out.push_back(&pods[str(n)]);
+      out.push_back(&pods.at(str(n)));
     }
     return out;
   };
@@ -39,7 +42,7 @@ TEST(PodsToDelete, UpstreamGetPodsToDelete) {
     const auto got = get_pods_to_delete(
         filtered, related, static_cast<std::size_t>(in.at("diff").as_int64()), api::Time::now());
     std::vector<std::string> got_names;
-    for (const json::object* p : got)
+    for (const CachedPod* p : got)
       got_names.push_back(testing::pod_name(p));
     std::vector<std::string> want;
     for (const json::value& n : c.at("expected").at("podsToDelete").as_array()) {
@@ -54,15 +57,13 @@ TEST(PodsToDelete, UpstreamGetPodKeys) {
   const json::object file = load_upstream_cases("get_pod_keys.json");
   ASSERT_EQ(cases_of(file).size(), 2u);
   for (const json::value& c : cases_of(file)) {
-    std::vector<json::object> pods;
+    std::vector<CachedPod> pods;
     for (const json::value& p : c.at("input").at("pods").as_array()) {
       json::object pod;
       pod["metadata"] = p;
-      pods.push_back(std::move(pod));
+      pods.push_back(cached_pod(pod));
     }
-    std::vector<const json::object*> ptrs;
-    for (const json::object& p : pods)
-      ptrs.push_back(&p);
+    const std::vector<const CachedPod*> ptrs = controller::pointers_to(pods);
     std::vector<std::string> want;
     for (const json::value& k : c.at("expected").at("keys").as_array())
       want.push_back(str(k));
@@ -70,8 +71,8 @@ TEST(PodsToDelete, UpstreamGetPodKeys) {
   }
 }
 
-json::object pod(std::string_view text) {
-  return json::parse(text).as_object();
+CachedPod pod(std::string_view text) {
+  return cached_pod(json::parse(text).as_object());
 }
 
 TEST(PodsToDelete, RanksCountOnlyActiveRelatedPods) {
@@ -92,7 +93,7 @@ TEST(PodsToDelete, DeletionCostBeatsRank) {
       "spec":{"nodeName":"n1"},"status":{"phase":"Running"}})");
   const auto crowded = pod(R"({"metadata":{"name":"crowded"},
       "spec":{"nodeName":"n2"},"status":{"phase":"Running"}})");
-  const std::vector<const json::object*> related = {&cheap, &crowded, &crowded};
+  const std::vector<const CachedPod*> related = {&cheap, &crowded, &crowded};
   const auto got = get_pods_to_delete({&crowded, &cheap}, related, 1, api::Time{});
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0], &cheap);

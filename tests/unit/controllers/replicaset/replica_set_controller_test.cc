@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "api/time.h"
+#include "controller/cached_pod.h"
 #include "fakes.h"
 
 namespace kcm::controllers::replicaset {
@@ -233,6 +234,18 @@ TEST_F(ReplicaSetControllerTest, CreatesMissingPodsFromTheTemplateWithAControlle
   const json::object status = last_status();
   EXPECT_EQ(status.at("replicas"), 0);
   EXPECT_EQ(status.at("observedGeneration"), 1);
+}
+
+TEST_F(ReplicaSetControllerTest, ThePodCacheKeepsEachPodsFactsForTheSyncs) {
+  add_rs({.replicas = 1});
+  add_pod({.name = "a", .owner = "web", .node = "node-7"});
+  start();
+  auto cached = informers_->lister_for(kPodGvr).get("default/a");
+  ASSERT_TRUE(cached.ok());
+  const auto* facts = dynamic_cast<const controller::PodFacts*>((*cached)->summary().get());
+  ASSERT_NE(facts, nullptr);
+  EXPECT_EQ(facts->node_name, "node-7");
+  EXPECT_TRUE(facts->ready);
 }
 
 TEST_F(ReplicaSetControllerTest, DoesNothingWhenTheReplicasMatch) {

@@ -63,13 +63,11 @@ TEST(ReplicaSetUtils, UpstreamCalculateStatus) {
     rs.template_labels = api::labels::to_label_set(rs_case.at("templateLabels").as_object());
     rs.status.conditions = conditions_from_case(rs_case.if_contains("conditions"));
 
-    std::vector<json::object> pods;
+    std::vector<controller::CachedPod> pods;
     for (const json::value& p : in.at("activePods").as_array()) {
-      pods.push_back(testing::pod_from_compact(p.as_object()));
+      pods.push_back(testing::cached_pod(testing::pod_from_compact(p.as_object())));
     }
-    std::vector<const json::object*> active;
-    for (const json::object& p : pods)
-      active.push_back(&p);
+    const std::vector<const controller::CachedPod*> active = controller::pointers_to(pods);
     std::optional<std::string> err;
     if (const json::value& e = in.at("manageReplicasErr"); e.is_string()) err = str(e);
 
@@ -127,8 +125,8 @@ TEST(ReplicaSetUtils, SetConditionKeepsSameStatusAndReason) {
   EXPECT_EQ(s.conditions[0].last_transition_time, at("2024-06-15T12:00:00Z"));
 }
 
-json::object pod(std::string_view text) {
-  return json::parse(text).as_object();
+controller::CachedPod pod(std::string_view text) {
+  return testing::cached_pod(json::parse(text).as_object());
 }
 
 TEST(ReplicaSetUtils, CalculateStatusDetails) {
@@ -279,7 +277,7 @@ TEST(ReplicaSetUtils, FilterClaimedPods) {
       "ownerReferences":[{"uid":"x","controller":true}]}})");
   const auto sel = *api::labels::parse("app=web");
   EXPECT_EQ(filter_claimed_pods("rs", sel, {&mine, &mine_relabeled, &not_controller, &other}),
-            (std::vector<const json::object*>{&mine}));
+            (std::vector<const controller::CachedPod*>{&mine}));
 }
 
 TEST(ReplicaSetUtils, AvailabilityRequeue) {
@@ -288,11 +286,11 @@ TEST(ReplicaSetUtils, AvailabilityRequeue) {
     p["status"] = {
         {"conditions",
          json::array{{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", t}}}}};
-    return p;
+    return testing::cached_pod(p);
   };
   const auto a = ready_at("2024-06-15T12:00:00Z");
   const auto b = ready_at("2024-06-15T12:00:04Z");
-  const std::vector<const json::object*> pods = {&a, &b};
+  const std::vector<const controller::CachedPod*> pods = {&a, &b};
   ReplicaSetStatus s;
   s.ready_replicas = 2;
   s.available_replicas = 0;
