@@ -319,6 +319,10 @@ void ReplicaSetController::update_pod(const cache::ObjectPtr& old_pod,
     // A pod that just became ready turns available minReadySeconds later,
     // with no event of its own: look again then (one second more absorbs
     // clock granularity).
+    if (controller::CachedPod(old_pod).facts().ready ||
+        !controller::CachedPod(cur_pod).facts().ready) {
+      return;
+    }
     // Decoded for this look only: into an arena that starts on the stack.
     unsigned char first_block[kLookArenaBytes];
     json::monotonic_resource arena(first_block, sizeof first_block);
@@ -328,14 +332,11 @@ void ReplicaSetController::update_pod(const cache::ObjectPtr& old_pod,
     const std::int64_t min_ready =
         rs_spec != nullptr ? api::find_int(*rs_spec, "minReadySeconds").value_or(0) : 0;
     if (min_ready > 0) {
-      if (!controller::CachedPod(old_pod).facts().ready &&
-          controller::CachedPod(cur_pod).facts().ready) {
-        if (log::v(2)) {
-          log::info("pod will be enqueued after a while for availability check",
-                    {{"duration", min_ready}, {"kind", kKind}, {"pod", old_pod->key()}});
-        }
-        queue_.add_after(key, std::chrono::seconds(min_ready) + std::chrono::seconds(1));
+      if (log::v(2)) {
+        log::info("pod will be enqueued after a while for availability check",
+                  {{"duration", min_ready}, {"kind", kKind}, {"pod", old_pod->key()}});
       }
+      queue_.add_after(key, std::chrono::seconds(min_ready) + std::chrono::seconds(1));
     }
     return;
   }
