@@ -283,15 +283,15 @@ Result<json::value, api::Status> ResourceClient::patch(std::string_view name, Pa
   return client_->send_json(r);
 }
 
-Result<json::value, api::Status> ResourceClient::delete_object(std::string_view name,
-                                                               const DeleteOptions& options,
-                                                               std::string_view subresource) {
+Result<void, api::Status> ResourceClient::delete_object(std::string_view name,
+                                                        const DeleteOptions& options,
+                                                        std::string_view subresource) {
   if (name.empty()) return fail(name_required());
   Request r = base("DELETE");
   r.name = std::string(name);
   r.subresource = std::string(subresource);
   r.body = api::to_json_string(to_json(options));
-  return client_->send_json(r);
+  return client_->send_for_error(r);
 }
 
 Result<json::value, api::Status> ResourceClient::delete_collection(

@@ -120,11 +120,11 @@ class ResourceClient final : public cache::ListerWatcher {
                                                 std::string_view data,
                                                 const PatchOptions& options = {},
                                                 std::string_view subresource = "");
-  // Returns what the server answered: the object (when deletion is graceful
-  // or blocked by finalizers) or a Success Status.
-  Result<boost::json::value, api::Status> delete_object(std::string_view name,
-                                                        const DeleteOptions& options = {},
-                                                        std::string_view subresource = "");
+  // Only the outcome, as client-go's Delete: what the server answers (the
+  // object, when deletion is graceful or waits for finalizers, or a Success
+  // Status) is not decoded.
+  Result<void, api::Status> delete_object(std::string_view name, const DeleteOptions& options = {},
+                                          std::string_view subresource = "");
   Result<boost::json::value, api::Status> delete_collection(const DeleteOptions& options,
                                                             const ListOptions& list_options);
 

@@ -562,6 +562,12 @@ Result<boost::json::value, api::Status> RestClient::send_json(const Request& req
   return std::move(*value);
 }
 
+Result<void, api::Status> RestClient::send_for_error(const Request& request) {
+  auto response = send(request);
+  if (!response) return fail(std::move(response).error());
+  return {};
+}
+
 Result<std::unique_ptr<ResponseStream>, api::Status> RestClient::stream(const Request& request) {
   auto target = request_target(transport_->path_prefix(), request);
   if (!target) return fail(client_error(target.error()));

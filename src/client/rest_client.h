@@ -101,6 +101,9 @@ class RestClient {
   Result<Response, api::Status> send(const Request& request);
   // send() and parse the body; a 2xx Status body with status Failure is an error too.
   Result<boost::json::value, api::Status> send_json(const Request& request);
+  // send() for the outcome only, as client-go's Result.Error(): a successful
+  // answer's body is not decoded.
+  Result<void, api::Status> send_for_error(const Request& request);
   // For watches: not rate limited (as client-go), returns once the headers
   // arrived with a 2xx status; the caller reads the body.
   Result<std::unique_ptr<ResponseStream>, api::Status> stream(const Request& request);

@@ -141,9 +141,7 @@ class TypedClient {
   // Deletes `name`. Success also when the object stays for its finalizers
   // (it then has a deletionTimestamp).
   Result<void, api::Status> remove(std::string_view name, const DeleteOptions& options = {}) {
-    auto r = client_.delete_object(name, options);
-    if (!r) return fail(std::move(r).error());
-    return {};
+    return client_.delete_object(name, options);
   }
 
  private:
