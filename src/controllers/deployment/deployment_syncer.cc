@@ -147,16 +147,8 @@ SyncResult DeploymentSyncer::claim_replica_sets(SyncState& s) {
 
   std::vector<controller::Dependent> dependents;
   dependents.reserve(all.size());
-  for (const cache::ObjectPtr& rs : all) {
-    controller::Dependent dep;
-    dep.namespace_ = rs->namespace_();
-    dep.name = rs->name();
-    dep.uid = rs->uid();
-    if (auto ref = rs->controller_ref()) dep.controller_uid = ref->uid;
-    dep.being_deleted = rs->deletion_timestamp().has_value();
-    dep.matches = rs->matches(*selector);
-    dependents.push_back(dep);
-  }
+  for (const cache::ObjectPtr& rs : all)
+    dependents.push_back(controller::dependent_from_cached(*rs, *selector));
 
   // Before the first adoption, an uncached read makes sure the Deployment is
   // still there and not being deleted (upstream #42639).
