@@ -251,21 +251,36 @@ Result<json::value, api::Status> ResourceClient::create(const json::value& objec
   return client_->send_json(r);
 }
 
-Result<json::value, api::Status> ResourceClient::update(const json::value& object,
-                                                        const UpdateOptions& options,
-                                                        std::string_view subresource) {
+Result<Request, api::Status> ResourceClient::update_request(const json::value& object,
+                                                            const UpdateOptions& options,
+                                                            std::string_view subresource) const {
   Request r = base("PUT");
   r.name = object_name(object);
   if (r.name.empty()) return fail(name_required());
   r.subresource = std::string(subresource);
   add_write_params(&r.params, options.dry_run, options.field_manager, options.field_validation);
   r.body = api::to_json_string(object);
-  return client_->send_json(r);
+  return r;
+}
+
+Result<json::value, api::Status> ResourceClient::update(const json::value& object,
+                                                        const UpdateOptions& options,
+                                                        std::string_view subresource) {
+  auto r = update_request(object, options, subresource);
+  if (!r) return fail(std::move(r).error());
+  return client_->send_json(*r);
 }
 
 Result<json::value, api::Status> ResourceClient::update_status(const json::value& object,
                                                                const UpdateOptions& options) {
   return update(object, options, "status");
+}
+
+Result<void, api::Status> ResourceClient::update_status_outcome(const json::value& object,
+                                                                const UpdateOptions& options) {
+  auto r = update_request(object, options, "status");
+  if (!r) return fail(std::move(r).error());
+  return client_->send_for_error(*r);
 }
 
 Result<json::value, api::Status> ResourceClient::patch(std::string_view name, PatchType type,

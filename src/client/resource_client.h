@@ -116,6 +116,10 @@ class ResourceClient final : public cache::ListerWatcher {
                                                  std::string_view subresource = "");
   Result<boost::json::value, api::Status> update_status(const boost::json::value& object,
                                                         const UpdateOptions& options = {});
+  // Only the outcome, as client-go's Result.Error(): the written object the
+  // server answers with is not decoded. For callers that keep what they sent.
+  Result<void, api::Status> update_status_outcome(const boost::json::value& object,
+                                                  const UpdateOptions& options = {});
   Result<boost::json::value, api::Status> patch(std::string_view name, PatchType type,
                                                 std::string_view data,
                                                 const PatchOptions& options = {},
@@ -131,6 +135,10 @@ class ResourceClient final : public cache::ListerWatcher {
  private:
   // With the object Accept header; `list` for the list one.
   Request base(std::string verb, bool list = false) const;
+  // The PUT of `object` (its name from metadata.name).
+  Result<Request, api::Status> update_request(const boost::json::value& object,
+                                              const UpdateOptions& options,
+                                              std::string_view subresource) const;
 
   std::shared_ptr<RestClient> client_;
   api::GroupVersionResource resource_;

@@ -44,9 +44,9 @@ class ClientsetReplicaSetClient final : public ReplicaSetClient {
                                        std::string_view name) override {
     return clients_->replicasets(std::string(namespace_)).get(name);
   }
-  Result<json::value, api::Status> update_status(const json::value& rs) override {
+  Result<void, api::Status> update_status(const json::value& rs) override {
     const std::string ns(api::as_string_view(api::find_path(rs, {"metadata", "namespace"})));
-    return clients_->replicasets(ns).update_status(rs);
+    return clients_->replicasets(ns).update_status_outcome(rs);
   }
 
  private:
@@ -637,7 +637,7 @@ Result<json::value, api::Status> ReplicaSetController::update_status(
     }
     status.write_to(api::ensure_object(current.as_object(), "status"));
     auto written = replica_sets_->update_status(current);
-    if (written.ok()) return std::move(*written);
+    if (written.ok()) return current;
     if (attempt >= kStatusUpdateRetries) return fail(std::move(written).error());
     // Most likely a conflict: apply the status to the latest version.
     auto fresh = replica_sets_->get(view.namespace_, view.name);

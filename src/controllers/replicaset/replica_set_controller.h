@@ -46,8 +46,10 @@ class ReplicaSetClient {
   virtual ~ReplicaSetClient() = default;
   virtual Result<json::value, api::Status> get(std::string_view namespace_,
                                                std::string_view name) = 0;
-  // PUT .../replicasets/<name>/status with `rs`.
-  virtual Result<json::value, api::Status> update_status(const json::value& rs) = 0;
+  // PUT .../replicasets/<name>/status with `rs`. Only the outcome: the
+  // controller goes on with what it wrote (upstream reads the same fields,
+  // spec and status, back from the answer).
+  virtual Result<void, api::Status> update_status(const json::value& rs) = 0;
 };
 
 // The ReplicaSetClient over a clientset.
@@ -118,7 +120,7 @@ class ReplicaSetController {
   Result<void> manage_replicas(const std::vector<const controller::CachedPod*>& active_pods,
                                const cache::CachedObject& rs_cached, const json::object& rs,
                                const ReplicaSetView& view, const std::string& key);
-  // updateReplicaSetStatus: the written (or unchanged) ReplicaSet.
+  // updateReplicaSetStatus: the ReplicaSet as written (or unchanged).
   Result<json::value, api::Status> update_status(json::value rs, const ReplicaSetView& view,
                                                  const ReplicaSetStatus& new_status);
   api::Time now() const;

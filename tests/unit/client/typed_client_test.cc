@@ -202,6 +202,30 @@ TEST(TypedClientTest, GetModifyUpdateStatusKeepsWhatIsNotModelled) {
       R"("reason":"Bound","message":""}]}})");
 }
 
+// The untyped status write that keeps only the outcome: the same PUT, and
+// an answer that is not decoded (so one that is not JSON still succeeds).
+TEST(TypedClientTest, StatusWriteOutcomeSendsTheSamePutAndReadsOnlyTheCode) {
+  auto transport = std::make_shared<RecordingTransport>();
+  ResourceClient binds(std::make_shared<RestClient>(transport, quiet()), EcsBind::kind_info.gvr());
+  const json::value bind = json::parse(kStoredBind);
+  transport->answer(200, "not JSON");
+  EXPECT_TRUE(binds.update_status_outcome(bind).ok());
+  EXPECT_EQ(transport->last().method, "PUT");
+  EXPECT_EQ(transport->last().target, "/apis/ecsbind.kcm.dev/v1/ecsbinds/bind-1/status");
+  EXPECT_EQ(transport->last().body, kStoredBind);
+
+  transport->answer(409,
+                    R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"conflict",)"
+                    R"("reason":"Conflict","code":409})");
+  auto conflict = binds.update_status_outcome(bind);
+  ASSERT_FALSE(conflict.ok());
+  EXPECT_TRUE(conflict.error().is(api::reason::kConflict));
+
+  auto nameless = binds.update_status_outcome(json::value(json::object{}));
+  ASSERT_FALSE(nameless.ok());
+  EXPECT_EQ(transport->requests().size(), 2u);  // nothing sent
+}
+
 TEST(TypedClientTest, PatchAndRemove) {
   auto transport = std::make_shared<RecordingTransport>();
   auto binds = client_for<EcsBind>(transport);

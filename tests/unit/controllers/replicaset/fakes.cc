@@ -199,7 +199,7 @@ Result<json::value, api::Status> FakeReplicaSetClient::get(std::string_view name
   return *obj;
 }
 
-Result<json::value, api::Status> FakeReplicaSetClient::update_status(const json::value& rs) {
+Result<void, api::Status> FakeReplicaSetClient::update_status(const json::value& rs) {
   const std::lock_guard lock(mu);
   updates_.push_back(rs);
   if (!update_errors.empty()) {
@@ -207,7 +207,8 @@ Result<json::value, api::Status> FakeReplicaSetClient::update_status(const json:
     update_errors.pop_front();
     return fail(std::move(err));
   }
-  return rss_->update(rs);
+  rss_->update(rs);
+  return {};
 }
 
 std::vector<json::value> FakeReplicaSetClient::status_updates() const {

@@ -88,7 +88,7 @@ class FakeReplicaSetClient : public ReplicaSetClient {
  public:
   explicit FakeReplicaSetClient(std::shared_ptr<FakeResource> rss) : rss_(std::move(rss)) {}
   Result<json::value, api::Status> get(std::string_view namespace_, std::string_view name) override;
-  Result<json::value, api::Status> update_status(const json::value& rs) override;
+  Result<void, api::Status> update_status(const json::value& rs) override;
 
   std::vector<json::value> status_updates() const;
   int gets() const;
