@@ -8,9 +8,19 @@
 
 namespace kcm::cache {
 
+// The notifications a handler acts on. The informer queues only these for it:
+// every queued notification wakes the handler's thread.
+struct HandlerInterest {
+  bool add = true;
+  bool update = true;  // resyncs included
+  bool remove = true;
+};
+
 class ResourceEventHandler {
  public:
   virtual ~ResourceEventHandler() = default;
+  // Read once, when the handler is added to an informer.
+  virtual HandlerInterest interest() const { return {}; }
   // `is_in_initial_list`: the object came with the initial list (or is
   // replayed to a handler added after the informer started).
   virtual void on_add(const ObjectPtr& obj, bool is_in_initial_list) = 0;
@@ -20,12 +30,19 @@ class ResourceEventHandler {
   virtual void on_delete(const DeletedObject& obj) = 0;
 };
 
-// A handler from functions; unset ones do nothing (upstream ResourceEventHandlerFuncs).
+// A handler from functions; unset ones do nothing (upstream
+// ResourceEventHandlerFuncs). Set them before adding the handler: the
+// informer sends only what a set function handles.
 struct EventHandlerFuncs : ResourceEventHandler {
   std::function<void(const ObjectPtr&, bool)> add;
   std::function<void(const ObjectPtr&, const ObjectPtr&)> update;
   std::function<void(const DeletedObject&)> remove;
 
+  HandlerInterest interest() const override {
+    return {.add = static_cast<bool>(add),
+            .update = static_cast<bool>(update),
+            .remove = static_cast<bool>(remove)};
+  }
   void on_add(const ObjectPtr& obj, bool initial) override {
     if (add) add(obj, initial);
   }

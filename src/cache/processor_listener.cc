@@ -1,5 +1,7 @@
 #include "cache/processor_listener.h"
 
+#include <type_traits>
+
 namespace kcm::cache {
 
 ProcessorListener::ProcessorListener(std::shared_ptr<ResourceEventHandler> handler,
@@ -7,6 +9,7 @@ ProcessorListener::ProcessorListener(std::shared_ptr<ResourceEventHandler> handl
                                      std::chrono::milliseconds resync,
                                      std::function<bool()> upstream_synced)
     : handler_(std::move(handler)),
+      interest_(handler_->interest()),
       requested_resync_(requested_resync),
       upstream_synced_(std::move(upstream_synced)),
       resync_(resync) {
@@ -18,6 +21,15 @@ ProcessorListener::~ProcessorListener() {
 }
 
 void ProcessorListener::add(Notification n) {
+  const bool wanted = std::visit(
+      [this](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, AddNotification>) return interest_.add;
+        if constexpr (std::is_same_v<T, UpdateNotification>) return interest_.update;
+        if constexpr (std::is_same_v<T, DeleteNotification>) return interest_.remove;
+      },
+      n);
+  if (!wanted) return;
   std::lock_guard lock(mu_);
   if (auto* a = std::get_if<AddNotification>(&n); a != nullptr && a->is_in_initial_list) {
     ++initial_pending_;

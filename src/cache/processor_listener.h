@@ -39,6 +39,7 @@ class ProcessorListener : public ResourceEventHandlerRegistration {
                     std::function<bool()> upstream_synced);
   ~ProcessorListener() override;
 
+  // Drops what the handler has no interest in (HandlerInterest).
   void add(Notification n);
   void start();
   // Stops the thread; notifications not yet handled are dropped.
@@ -58,6 +59,7 @@ class ProcessorListener : public ResourceEventHandlerRegistration {
   void run();
 
   const std::shared_ptr<ResourceEventHandler> handler_;
+  const HandlerInterest interest_;
   const std::chrono::milliseconds requested_resync_;
   const std::function<bool()> upstream_synced_;
 

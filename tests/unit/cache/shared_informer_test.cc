@@ -105,6 +105,49 @@ TEST(SharedInformerTest, HandlersSeeTheInitialListThenChanges) {
   EXPECT_EQ(r.informer.last_sync_resource_version(), "105");
 }
 
+// A Recorder that declares an interest in deletions only.
+class DeletionsOnly : public Recorder {
+ public:
+  HandlerInterest interest() const override { return {.add = false, .update = false}; }
+};
+
+TEST(SharedInformerTest, HandlersGetOnlyTheNotificationsTheyDeclare) {
+  auto server = std::make_shared<FakeApiServer>();
+  server->create(make_object("ns", "a"));
+  RunningInformer r(server, fast_options());
+  auto deletions = std::make_shared<DeletionsOnly>();
+  auto everything = std::make_shared<Recorder>();
+  auto reg = r.informer.add_event_handler(deletions);
+  ASSERT_TRUE(reg.ok());
+  ASSERT_TRUE(r.informer.add_event_handler(everything).ok());
+  r.start();
+  ASSERT_TRUE(eventually([&] { return (*reg)->has_synced(); }));
+  server->update(make_object("ns", "a"));
+  server->create(make_object("ns", "b"));
+  server->remove("ns", "a");
+  // The other handler saw all four, in order; the deletion came last.
+  ASSERT_TRUE(eventually([&] { return everything->events().size() == 4; }));
+  ASSERT_TRUE(eventually([&] { return deletions->events().size() == 1; }));
+  EXPECT_EQ(deletions->events(), (std::vector<std::string>{"delete ns/a"}));
+  // A handler added later is not replayed the cache either.
+  auto late = std::make_shared<DeletionsOnly>();
+  auto late_reg = r.informer.add_event_handler(late);
+  ASSERT_TRUE(late_reg.ok());
+  ASSERT_TRUE(eventually([&] { return (*late_reg)->has_synced(); }));
+  EXPECT_TRUE(late->events().empty());
+}
+
+TEST(EventHandlerFuncsTest, InterestFollowsTheFunctionsThatAreSet) {
+  EventHandlerFuncs funcs;
+  EXPECT_FALSE(funcs.interest().add || funcs.interest().update || funcs.interest().remove);
+  funcs.remove = [](const DeletedObject&) {};
+  EXPECT_TRUE(funcs.interest().remove);
+  EXPECT_FALSE(funcs.interest().add || funcs.interest().update);
+  funcs.add = [](const ObjectPtr&, bool) {};
+  funcs.update = [](const ObjectPtr&, const ObjectPtr&) {};
+  EXPECT_TRUE(funcs.interest().add && funcs.interest().update && funcs.interest().remove);
+}
+
 TEST(SharedInformerTest, MissedDeleteBecomesATombstoneOnRelist) {
   auto server = std::make_shared<FakeApiServer>();
   server->create(make_object("ns", "a"));

@@ -259,15 +259,20 @@ TEST(EventBroadcaster, FullQueueDropsWithAnError) {
   std::condition_variable cv;
   bool release = false;
   std::atomic<int> handled{0};
+  std::atomic<bool> holding{false};
   // A watcher stuck on its first event: two more fit in its queue, the rest are dropped.
   broadcaster.start_event_watcher([&](const Event&) {
+    holding = true;
     std::unique_lock lock(mu);
     cv.wait(lock, [&] { return release; });
     ++handled;
   });
   auto recorder = broadcaster.new_recorder({"c", "h"});
   recorder->event(pod_ref(), "Normal", "R", "0");
-  while (true) {  // wait until the watcher holds the first one
+  // Only once the watcher holds the first event does the queue hold two more.
+  while (!holding.load())
+    std::this_thread::sleep_for(1ms);
+  while (true) {
     std::this_thread::sleep_for(1ms);
     recorder->event(pod_ref(), "Normal", "R", "probe");
     if (logs.contains("too many queued events")) break;
