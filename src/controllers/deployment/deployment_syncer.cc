@@ -112,7 +112,8 @@ SyncResult DeploymentSyncer::sync_deployment(std::string_view key) {
   }
 
   if (auto r = claim_replica_sets(s); !r.ok()) return r;
-  if (auto r = list_pods(s); !r.ok()) return r;
+  // Upstream lists the pods here (getPodMapForDeployment) on every sync, but
+  // only Recreate reads them: rollout_recreate lists them (list_pods).
 
   if (s.d.being_deleted) return sync_status_only(s);
 

@@ -92,7 +92,9 @@ class DeploymentSyncer {
 
   // deployment_syncer.cc
   SyncResult claim_replica_sets(SyncState& s);  // getReplicaSetsForDeployment
-  SyncResult list_pods(SyncState& s);           // getPodMapForDeployment's list
+  // getPodMapForDeployment's list, into s.pods. Its only error, a selector
+  // that does not convert, has already failed claim_replica_sets.
+  SyncResult list_pods(SyncState& s);
 
   // sync.cc
   SyncResult sync_status_only(SyncState& s);

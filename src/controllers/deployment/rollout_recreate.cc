@@ -24,6 +24,7 @@ SyncResult DeploymentSyncer::rollout_recreate(SyncState& s) {
   if (*scaled_down) return sync_rollout_status(s, all_rss, new_rs);
 
   // getPodMapForDeployment: the pods of every owned RS, terminal ones too.
+  if (auto listed = list_pods(s); !listed.ok()) return listed;
   std::vector<json::value> pod_objects;
   pod_objects.reserve(s.pods.size());
   for (const cache::ObjectPtr& pod : s.pods)
