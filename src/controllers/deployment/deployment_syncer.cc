@@ -113,7 +113,7 @@ SyncResult DeploymentSyncer::sync_deployment(std::string_view key) {
 
   if (auto r = claim_replica_sets(s); !r.ok()) return r;
   // Upstream lists the pods here (getPodMapForDeployment) on every sync, but
-  // only Recreate reads them: rollout_recreate lists them (list_pods).
+  // only Recreate reads them: rollout_recreate lists them.
 
   if (s.d.being_deleted) return sync_status_only(s);
 
@@ -195,17 +195,18 @@ SyncResult DeploymentSyncer::claim_replica_sets(SyncState& s) {
   return {};
 }
 
-SyncResult DeploymentSyncer::list_pods(SyncState& s) {
+Result<std::vector<cache::ObjectPtr>, api::Status> DeploymentSyncer::list_pods(
+    const SyncState& s) const {
   auto selector = api::as_selector(s.d.selector);
   if (!selector.ok()) return fail(sync_error(selector.error()));
   // getPodMapForDeployment keeps only the pods of the claimed RSs.
-  s.pods.clear();
+  std::vector<cache::ObjectPtr> pods;
   const cache::NamespaceLister namespace_pods = pods_.namespace_(s.d.namespace_);
   for (const ReplicaSetInfo* rs : s.rs_list) {
     for (cache::ObjectPtr& pod : namespace_pods.controlled_by(rs->uid, cache::Orphans::kExclude))
-      if (pod->matches(*selector)) s.pods.push_back(std::move(pod));
+      if (pod->matches(*selector)) pods.push_back(std::move(pod));
   }
-  return {};
+  return pods;
 }
 
 }  // namespace kcm::controllers::deployment

@@ -92,9 +92,10 @@ class DeploymentSyncer {
 
   // deployment_syncer.cc
   SyncResult claim_replica_sets(SyncState& s);  // getReplicaSetsForDeployment
-  // getPodMapForDeployment's list, into s.pods. Its only error, a selector
+  // getPodMapForDeployment's list: the pods of s.rs_list matching the
+  // selector, from the cache, not yet grouped. Its only error, a selector
   // that does not convert, has already failed claim_replica_sets.
-  SyncResult list_pods(SyncState& s);
+  Result<std::vector<cache::ObjectPtr>, api::Status> list_pods(const SyncState& s) const;
 
   // sync.cc
   SyncResult sync_status_only(SyncState& s);

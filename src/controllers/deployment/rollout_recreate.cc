@@ -24,10 +24,11 @@ SyncResult DeploymentSyncer::rollout_recreate(SyncState& s) {
   if (*scaled_down) return sync_rollout_status(s, all_rss, new_rs);
 
   // getPodMapForDeployment: the pods of every owned RS, terminal ones too.
-  if (auto listed = list_pods(s); !listed.ok()) return listed;
+  auto listed = list_pods(s);
+  if (!listed.ok()) return fail(std::move(listed).error());
   std::vector<json::value> pod_objects;
-  pod_objects.reserve(s.pods.size());
-  for (const cache::ObjectPtr& pod : s.pods)
+  pod_objects.reserve(listed->size());
+  for (const cache::ObjectPtr& pod : *listed)
     pod_objects.push_back(pod->object());
   std::vector<const json::object*> pods;
   for (const json::value& pod : pod_objects) {

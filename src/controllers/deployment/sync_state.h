@@ -37,9 +37,6 @@ struct SyncState {
   // entry is replaced when getNewReplicaSet updates it, so later steps of
   // the same sync see the written version.
   ReplicaSetList rs_list;
-  // The pods of rs_list matching the selector, from the cache, not yet
-  // grouped; listed by the Recreate rollout only (list_pods).
-  std::vector<cache::ObjectPtr> pods;
 
   // Re-reads `d` from `deployment` after an in-memory change.
   void refresh_view();
