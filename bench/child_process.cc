@@ -91,7 +91,8 @@ std::string ChildProcess::stop(std::chrono::seconds grace) {
     std::this_thread::sleep_for(10ms);
   }
   pid_ = -1;
-  return describe(status);
+  ended_ = describe(status);
+  return ended_;
 }
 
 std::string ChildProcess::stdout_text() const {

@@ -30,7 +30,7 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   // SIGTERM, then SIGKILL after `grace`; returns how it ended ("exit 0",
-  // "signal 9"), or how it had ended by itself before.
+  // "signal 9"), or how it had ended before (by itself or an earlier stop).
   std::string stop(std::chrono::seconds grace = std::chrono::seconds(30));
 
   // Empty while the process runs; how it ended once it has ended by itself.

@@ -329,6 +329,11 @@ Result<std::map<std::string, std::uint64_t>> ControllerHarness::pod_census(const
   return out;
 }
 
+void ControllerHarness::stop_kcm() {
+  kcm_api_.reset();
+  if (kcm_) kcm_->stop();
+}
+
 void ControllerHarness::finish(json::object& out, bool keep_data) {
   kcm_api_.reset();
   if (kcm_) {

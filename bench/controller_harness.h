@@ -108,6 +108,10 @@ class ControllerHarness {
   std::uint64_t kcm_idle_rss_bytes() const { return kcm_idle_rss_; }
   pid_t kcm_pid() const { return kcm_ ? kcm_->pid() : -1; }
 
+  // Stops kcm (its exit still goes into finish()'s report): the server can
+  // then be measured again without kcm's watches.
+  void stop_kcm();
+
   // kcm's /metrics page.
   Result<std::string> kcm_metrics();
 
