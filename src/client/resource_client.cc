@@ -283,6 +283,13 @@ Result<void, api::Status> ResourceClient::update_status_outcome(const json::valu
   return client_->send_for_error(*r);
 }
 
+Result<std::string, api::Status> ResourceClient::update_status_resource_version(
+    const json::value& object, const UpdateOptions& options) {
+  auto r = update_request(object, options, "status");
+  if (!r) return fail(std::move(r).error());
+  return client_->send_for_resource_version(*r);
+}
+
 Result<json::value, api::Status> ResourceClient::patch(std::string_view name, PatchType type,
                                                        std::string_view data,
                                                        const PatchOptions& options,

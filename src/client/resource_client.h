@@ -120,6 +120,10 @@ class ResourceClient final : public cache::ListerWatcher {
   // server answers with is not decoded. For callers that keep what they sent.
   Result<void, api::Status> update_status_outcome(const boost::json::value& object,
                                                   const UpdateOptions& options = {});
+  // The same PUT; returns only the resourceVersion written (see
+  // RestClient::send_for_resource_version).
+  Result<std::string, api::Status> update_status_resource_version(
+      const boost::json::value& object, const UpdateOptions& options = {});
   Result<boost::json::value, api::Status> patch(std::string_view name, PatchType type,
                                                 std::string_view data,
                                                 const PatchOptions& options = {},

@@ -544,15 +544,15 @@ Result<Response, api::Status> RestClient::send(const Request& request) {
   }
 }
 
-Result<boost::json::value, api::Status> RestClient::send_json(const Request& request) {
-  auto response = send(request);
-  if (!response) return fail(std::move(response).error());
+Result<boost::json::value, api::Status> RestClient::decode(const Request& request,
+                                                           const Response& response,
+                                                           boost::json::storage_ptr sp) const {
   std::string parse_error;
-  auto value = api::parse_json(response->body, &parse_error);
+  auto value = api::parse_json(response.body, &parse_error, std::move(sp));
   if (!value) {
     return fail(client_error("unable to decode the response of " + request.verb + " " +
                              transport_->base_url() + " (status " +
-                             std::to_string(response->status) + "): " + parse_error));
+                             std::to_string(response.status) + "): " + parse_error));
   }
   if (const auto* o = value->if_object();
       o && api::find_string(*o, "kind").value_or("") == "Status" &&
@@ -562,10 +562,28 @@ Result<boost::json::value, api::Status> RestClient::send_json(const Request& req
   return std::move(*value);
 }
 
+Result<boost::json::value, api::Status> RestClient::send_json(const Request& request) {
+  auto response = send(request);
+  if (!response) return fail(std::move(response).error());
+  return decode(request, *response, {});
+}
+
 Result<void, api::Status> RestClient::send_for_error(const Request& request) {
   auto response = send(request);
   if (!response) return fail(std::move(response).error());
   return {};
+}
+
+Result<std::string, api::Status> RestClient::send_for_resource_version(const Request& request) {
+  auto response = send(request);
+  if (!response) return fail(std::move(response).error());
+  // An object answer fits in a few pages: no allocation per JSON node, one
+  // release at the end.
+  boost::json::monotonic_resource arena(std::max<std::size_t>(1024, response->body.size() * 3));
+  auto value = decode(request, *response, &arena);
+  if (!value) return fail(std::move(value).error());
+  const boost::json::value* rv = api::find_path(*value, {"metadata", "resourceVersion"});
+  return rv != nullptr && rv->is_string() ? std::string(rv->get_string()) : std::string();
 }
 
 Result<std::unique_ptr<ResponseStream>, api::Status> RestClient::stream(const Request& request) {

@@ -104,6 +104,10 @@ class RestClient {
   // send() for the outcome only, as client-go's Result.Error(): a successful
   // answer's body is not decoded.
   Result<void, api::Status> send_for_error(const Request& request);
+  // send_json() for the answered object's metadata.resourceVersion only ("" when
+  // it has none): for writers that keep what they sent and continue from the
+  // version written. The body is decoded into a scratch arena and dropped.
+  Result<std::string, api::Status> send_for_resource_version(const Request& request);
   // For watches: not rate limited (as client-go), returns once the headers
   // arrived with a 2xx status; the caller reads the body.
   Result<std::unique_ptr<ResponseStream>, api::Status> stream(const Request& request);
@@ -111,6 +115,10 @@ class RestClient {
   Transport& transport() { return *transport_; }
 
  private:
+  // The body of a successful answer as JSON allocated from `sp`; a 2xx
+  // Status body with status Failure is an error too.
+  Result<boost::json::value, api::Status> decode(const Request& request, const Response& response,
+                                                 boost::json::storage_ptr sp) const;
   void log(int verbosity, const std::string& message) const;
   void handle_warnings(const Headers& headers, std::vector<std::string>* out) const;
   Result<void, api::Status> throttle(const Request& request, const std::string& target,

@@ -37,10 +37,10 @@ class ClientsetDeploymentApi final : public DeploymentApi {
     return object_of(
         clients_->deployments(std::string(namespace_of(deployment))).update(deployment));
   }
-  Result<json::object, api::Status> update_deployment_status(
+  Result<std::string, api::Status> update_deployment_status(
       const json::object& deployment) override {
-    return object_of(
-        clients_->deployments(std::string(namespace_of(deployment))).update_status(deployment));
+    return clients_->deployments(std::string(namespace_of(deployment)))
+        .update_status_resource_version(deployment);
   }
 
   Result<std::vector<json::object>, api::Status> list_replica_sets(

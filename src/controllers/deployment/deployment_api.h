@@ -27,8 +27,9 @@ class DeploymentApi {
                                                            std::string_view name) = 0;
   // PUT the Deployment (rollback).
   virtual Result<json::object, api::Status> update_deployment(const json::object& deployment) = 0;
-  // PUT .../deployments/<name>/status; annotations travel along.
-  virtual Result<json::object, api::Status> update_deployment_status(
+  // PUT .../deployments/<name>/status; annotations travel along. Returns the
+  // resourceVersion written: the answer is otherwise unused, as upstream's.
+  virtual Result<std::string, api::Status> update_deployment_status(
       const json::object& deployment) = 0;
 
   // A live list of the ReplicaSets in `namespace_` matching `label_selector`

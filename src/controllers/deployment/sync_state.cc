@@ -22,10 +22,8 @@ void SyncState::set_status(const DeploymentStatus& status) {
   status.write_to(api::ensure_object(deployment, "status"));
 }
 
-void SyncState::take_resource_version(const json::object& written) {
-  const json::object* meta = api::find_object(written, "metadata");
-  const auto rv = meta != nullptr ? api::find_string(*meta, "resourceVersion") : std::nullopt;
-  if (rv) api::ensure_object(deployment, "metadata")["resourceVersion"] = *rv;
+void SyncState::take_resource_version(std::string_view written) {
+  if (!written.empty()) api::ensure_object(deployment, "metadata")["resourceVersion"] = written;
 }
 
 const ReplicaSetInfo* SyncState::replace_replica_set(json::object rs) {

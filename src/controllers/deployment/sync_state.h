@@ -42,9 +42,9 @@ struct SyncState {
   void refresh_view();
   // d.status = status, written into `deployment` too.
   void set_status(const DeploymentStatus& status);
-  // After a successful write: the answer's resourceVersion, so that the
-  // next write of this sync is not refused as a conflict.
-  void take_resource_version(const json::object& written);
+  // After a successful write: the resourceVersion written (ignored when
+  // empty), so that the next write of this sync is not refused as a conflict.
+  void take_resource_version(std::string_view written);
   // Adds `rs` to the pool and puts it in rs_list in place of the entry with
   // the same uid (or appends it).
   const ReplicaSetInfo* replace_replica_set(json::object rs);

@@ -1,5 +1,6 @@
 #include "client/typed_client.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -16,6 +17,7 @@ namespace {
 
 namespace json = boost::json;
 using test_support::RecordingTransport;
+using ::testing::HasSubstr;
 
 // --- kinds under test ----------------------------------------------------------
 
@@ -224,6 +226,55 @@ TEST(TypedClientTest, StatusWriteOutcomeSendsTheSamePutAndReadsOnlyTheCode) {
   auto nameless = binds.update_status_outcome(json::value(json::object{}));
   ASSERT_FALSE(nameless.ok());
   EXPECT_EQ(transport->requests().size(), 2u);  // nothing sent
+}
+
+TEST(TypedClientTest, StatusWriteResourceVersionSendsTheSamePutAndReadsOnlyTheVersion) {
+  auto transport = std::make_shared<RecordingTransport>();
+  ResourceClient binds(std::make_shared<RestClient>(transport, quiet()), EcsBind::kind_info.gvr());
+  const json::value bind = json::parse(kStoredBind);
+  std::string written(kStoredBind);
+  written.replace(written.find(R"("resourceVersion":"41")"), 22, R"("resourceVersion":"42")");
+  transport->answer(200, written);
+  auto rv = binds.update_status_resource_version(bind);
+  ASSERT_TRUE(rv.ok()) << rv.error().message;
+  EXPECT_EQ(*rv, "42");
+  EXPECT_EQ(transport->last().method, "PUT");
+  EXPECT_EQ(transport->last().target, "/apis/ecsbind.kcm.dev/v1/ecsbinds/bind-1/status");
+  EXPECT_EQ(transport->last().body, kStoredBind);
+
+  // Only the object's own metadata counts, not a nested one.
+  transport->answer(200, R"({"spec":{"template":{"metadata":{"resourceVersion":"7"}}}})");
+  rv = binds.update_status_resource_version(bind);
+  ASSERT_TRUE(rv.ok()) << rv.error().message;
+  EXPECT_EQ(*rv, "");
+
+  // Unlike the outcome-only write, the body is decoded: bad JSON is an error.
+  transport->answer(200, "not JSON");
+  rv = binds.update_status_resource_version(bind);
+  ASSERT_FALSE(rv.ok());
+  EXPECT_THAT(rv.error().message, HasSubstr("unable to decode the response of PUT"));
+
+  // A Failure Status is an error, whether it came with a 2xx (as for every
+  // decoded answer) or with its own code.
+  struct FailureCase {
+    int http_status;
+    const char* reason;
+    int code;
+  };
+  for (const FailureCase& c :
+       {FailureCase{200, "NotFound", 404}, FailureCase{409, "Conflict", 409}}) {
+    transport->answer(
+        c.http_status,
+        R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"m","reason":")" +
+            std::string(c.reason) + R"(","code":)" + std::to_string(c.code) + "}");
+    rv = binds.update_status_resource_version(bind);
+    ASSERT_FALSE(rv.ok()) << c.reason;
+    EXPECT_TRUE(rv.error().is(c.reason)) << rv.error().message;
+  }
+
+  const std::size_t sent = transport->requests().size();
+  EXPECT_FALSE(binds.update_status_resource_version(json::value(json::object{})).ok());
+  EXPECT_EQ(transport->requests().size(), sent);  // nothing sent without a name
 }
 
 TEST(TypedClientTest, PatchAndRemove) {

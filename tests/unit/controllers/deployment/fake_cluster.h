@@ -131,7 +131,7 @@ class FakeCluster final : public DeploymentApi {
     if (apply_writes) put(*deployments_, written);
     return written;
   }
-  Result<json::object, api::Status> update_deployment_status(const json::object& d) override {
+  Result<std::string, api::Status> update_deployment_status(const json::object& d) override {
     actions.push_back("update deployments/status");
     if (auto e = injected("update deployments/status")) return fail(*e);
     status_writes.push_back(d);
@@ -143,7 +143,7 @@ class FakeCluster final : public DeploymentApi {
     }
     bump(written);
     if (apply_writes) put(*deployments_, written);
-    return written;
+    return meta_string(written, "resourceVersion");
   }
   Result<std::vector<json::object>, api::Status> list_replica_sets(
       std::string_view namespace_, std::string_view label_selector) override {
