@@ -237,9 +237,9 @@ Result<std::unique_ptr<WatchStream>, api::Status> ResourceClient::watch(
   return make_watch_stream(std::move(*body));
 }
 
-Result<json::value, api::Status> ResourceClient::create(const json::value& object,
-                                                        const CreateOptions& options,
-                                                        std::string_view subresource) {
+Result<Request, api::Status> ResourceClient::create_request(const json::value& object,
+                                                            const CreateOptions& options,
+                                                            std::string_view subresource) const {
   Request r = base("POST");
   if (!subresource.empty()) {
     r.name = object_name(object);
@@ -248,7 +248,22 @@ Result<json::value, api::Status> ResourceClient::create(const json::value& objec
   }
   add_write_params(&r.params, options.dry_run, options.field_manager, options.field_validation);
   r.body = api::to_json_string(object);
-  return client_->send_json(r);
+  return r;
+}
+
+Result<json::value, api::Status> ResourceClient::create(const json::value& object,
+                                                        const CreateOptions& options,
+                                                        std::string_view subresource) {
+  auto r = create_request(object, options, subresource);
+  if (!r) return fail(std::move(r).error());
+  return client_->send_json(*r);
+}
+
+Result<WrittenMeta, api::Status> ResourceClient::create_for_meta(const json::value& object,
+                                                                 const CreateOptions& options) {
+  auto r = create_request(object, options, "");
+  if (!r) return fail(std::move(r).error());
+  return client_->send_for_meta(*r);
 }
 
 Result<Request, api::Status> ResourceClient::update_request(const json::value& object,
@@ -283,11 +298,11 @@ Result<void, api::Status> ResourceClient::update_status_outcome(const json::valu
   return client_->send_for_error(*r);
 }
 
-Result<std::string, api::Status> ResourceClient::update_status_resource_version(
+Result<WrittenMeta, api::Status> ResourceClient::update_status_for_meta(
     const json::value& object, const UpdateOptions& options) {
   auto r = update_request(object, options, "status");
   if (!r) return fail(std::move(r).error());
-  return client_->send_for_resource_version(*r);
+  return client_->send_for_meta(*r);
 }
 
 Result<json::value, api::Status> ResourceClient::patch(std::string_view name, PatchType type,

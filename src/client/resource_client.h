@@ -111,6 +111,10 @@ class ResourceClient final : public cache::ListerWatcher {
   Result<boost::json::value, api::Status> create(const boost::json::value& object,
                                                  const CreateOptions& options = {},
                                                  std::string_view subresource = "");
+  // The same POST; returns only the created object's name and resourceVersion
+  // (RestClient::send_for_meta).
+  Result<WrittenMeta, api::Status> create_for_meta(const boost::json::value& object,
+                                                   const CreateOptions& options = {});
   Result<boost::json::value, api::Status> update(const boost::json::value& object,
                                                  const UpdateOptions& options = {},
                                                  std::string_view subresource = "");
@@ -120,10 +124,10 @@ class ResourceClient final : public cache::ListerWatcher {
   // server answers with is not decoded. For callers that keep what they sent.
   Result<void, api::Status> update_status_outcome(const boost::json::value& object,
                                                   const UpdateOptions& options = {});
-  // The same PUT; returns only the resourceVersion written (see
-  // RestClient::send_for_resource_version).
-  Result<std::string, api::Status> update_status_resource_version(
-      const boost::json::value& object, const UpdateOptions& options = {});
+  // The same PUT; returns only the name and resourceVersion written
+  // (RestClient::send_for_meta).
+  Result<WrittenMeta, api::Status> update_status_for_meta(const boost::json::value& object,
+                                                          const UpdateOptions& options = {});
   Result<boost::json::value, api::Status> patch(std::string_view name, PatchType type,
                                                 std::string_view data,
                                                 const PatchOptions& options = {},
@@ -139,6 +143,10 @@ class ResourceClient final : public cache::ListerWatcher {
  private:
   // With the object Accept header; `list` for the list one.
   Request base(std::string verb, bool list = false) const;
+  // The POST of `object` (to a subresource: its name from metadata.name).
+  Result<Request, api::Status> create_request(const boost::json::value& object,
+                                              const CreateOptions& options,
+                                              std::string_view subresource) const;
   // The PUT of `object` (its name from metadata.name).
   Result<Request, api::Status> update_request(const boost::json::value& object,
                                               const UpdateOptions& options,

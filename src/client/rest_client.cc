@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "api/duration.h"
+#include "api/json_scan.h"
 #include "client/client_metrics.h"
 
 namespace kcm::client {
@@ -545,10 +546,9 @@ Result<Response, api::Status> RestClient::send(const Request& request) {
 }
 
 Result<boost::json::value, api::Status> RestClient::decode(const Request& request,
-                                                           const Response& response,
-                                                           boost::json::storage_ptr sp) const {
+                                                           const Response& response) const {
   std::string parse_error;
-  auto value = api::parse_json(response.body, &parse_error, std::move(sp));
+  auto value = api::parse_json(response.body, &parse_error);
   if (!value) {
     return fail(client_error("unable to decode the response of " + request.verb + " " +
                              transport_->base_url() + " (status " +
@@ -565,7 +565,7 @@ Result<boost::json::value, api::Status> RestClient::decode(const Request& reques
 Result<boost::json::value, api::Status> RestClient::send_json(const Request& request) {
   auto response = send(request);
   if (!response) return fail(std::move(response).error());
-  return decode(request, *response, {});
+  return decode(request, *response);
 }
 
 Result<void, api::Status> RestClient::send_for_error(const Request& request) {
@@ -574,16 +574,23 @@ Result<void, api::Status> RestClient::send_for_error(const Request& request) {
   return {};
 }
 
-Result<std::string, api::Status> RestClient::send_for_resource_version(const Request& request) {
+Result<WrittenMeta, api::Status> RestClient::send_for_meta(const Request& request) {
   auto response = send(request);
   if (!response) return fail(std::move(response).error());
-  // An object answer fits in a few pages: no allocation per JSON node, one
-  // release at the end.
-  boost::json::monotonic_resource arena(std::max<std::size_t>(1024, response->body.size() * 3));
-  auto value = decode(request, *response, &arena);
-  if (!value) return fail(std::move(value).error());
-  const boost::json::value* rv = api::find_path(*value, {"metadata", "resourceVersion"});
-  return rv != nullptr && rv->is_string() ? std::string(rv->get_string()) : std::string();
+  static constexpr std::string_view kKind[] = {"kind"};
+  static constexpr std::string_view kStatus[] = {"status"};
+  static constexpr std::string_view kName[] = {"metadata", "name"};
+  static constexpr std::string_view kResourceVersion[] = {"metadata", "resourceVersion"};
+  api::ScannedString members[] = {{kKind, {}}, {kStatus, {}}, {kName, {}}, {kResourceVersion, {}}};
+  const bool scanned = api::scan_strings(response->body, members, nullptr);
+  if (!scanned ||
+      (members[0].value == "Status" && members[1].value.value_or("Success") != "Success")) {
+    // What decode() refuses, it refuses with the message send_json gives.
+    auto value = decode(request, *response);
+    if (!value) return fail(std::move(value).error());
+  }
+  return WrittenMeta{std::move(members[2].value).value_or(""),
+                     std::move(members[3].value).value_or("")};
 }
 
 Result<std::unique_ptr<ResponseStream>, api::Status> RestClient::stream(const Request& request) {

@@ -92,6 +92,14 @@ struct Response {
   std::vector<std::string> warnings;
 };
 
+// What a writer reads back of the object it wrote, when it keeps what it sent:
+// the name the server gave it (for generateName) and the resourceVersion
+// written ("" when the answer has none).
+struct WrittenMeta {
+  std::string name;
+  std::string resource_version;
+};
+
 class RestClient {
  public:
   RestClient(std::shared_ptr<Transport> transport, RestClientOptions options);
@@ -104,10 +112,10 @@ class RestClient {
   // send() for the outcome only, as client-go's Result.Error(): a successful
   // answer's body is not decoded.
   Result<void, api::Status> send_for_error(const Request& request);
-  // send_json() for the answered object's metadata.resourceVersion only ("" when
-  // it has none): for writers that keep what they sent and continue from the
-  // version written. The body is decoded into a scratch arena and dropped.
-  Result<std::string, api::Status> send_for_resource_version(const Request& request);
+  // send_json() for the written object's name and resourceVersion only: for
+  // writers that keep what they sent. The answer is read without building it
+  // (api::scan_strings); it is refused as send_json refuses it.
+  Result<WrittenMeta, api::Status> send_for_meta(const Request& request);
   // For watches: not rate limited (as client-go), returns once the headers
   // arrived with a 2xx status; the caller reads the body.
   Result<std::unique_ptr<ResponseStream>, api::Status> stream(const Request& request);
@@ -115,10 +123,10 @@ class RestClient {
   Transport& transport() { return *transport_; }
 
  private:
-  // The body of a successful answer as JSON allocated from `sp`; a 2xx
-  // Status body with status Failure is an error too.
-  Result<boost::json::value, api::Status> decode(const Request& request, const Response& response,
-                                                 boost::json::storage_ptr sp) const;
+  // The body of a successful answer as JSON; a 2xx Status body with status
+  // Failure is an error too.
+  Result<boost::json::value, api::Status> decode(const Request& request,
+                                                 const Response& response) const;
   void log(int verbosity, const std::string& message) const;
   void handle_warnings(const Headers& headers, std::vector<std::string>* out) const;
   Result<void, api::Status> throttle(const Request& request, const std::string& target,

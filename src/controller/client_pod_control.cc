@@ -64,7 +64,8 @@ Result<void, api::Status> ClientPodControl::create_pod(std::string_view namespac
   if (auto checked = check_pod_for_create(pod, *ref); !checked.ok()) {
     return fail(client::client_error(checked.error()));
   }
-  auto created = clients_->pods(std::string(namespace_)).create(pod);
+  // Only the name the server gave the pod is read back, as upstream's.
+  auto created = clients_->pods(std::string(namespace_)).create_for_meta(pod);
   if (!created.ok()) {
     // A terminating namespace refuses every creation; that is no news.
     if (!has_status_cause(created.error(), kNamespaceTerminatingCause)) {
@@ -73,7 +74,7 @@ Result<void, api::Status> ClientPodControl::create_pod(std::string_view namespac
     }
     return fail(std::move(created).error());
   }
-  const std::string name(api::as_string_view(api::find_path(*created, {"metadata", "name"})));
+  const std::string& name = created->name;
   if (log::v(4)) {
     log::info("Controller created pod",
               {{"controller", string_of(api::find_object(owner, "metadata"), "name")},

@@ -39,8 +39,10 @@ class ClientsetDeploymentApi final : public DeploymentApi {
   }
   Result<std::string, api::Status> update_deployment_status(
       const json::object& deployment) override {
-    return clients_->deployments(std::string(namespace_of(deployment)))
-        .update_status_resource_version(deployment);
+    auto written = clients_->deployments(std::string(namespace_of(deployment)))
+                       .update_status_for_meta(deployment);
+    if (!written) return fail(std::move(written).error());
+    return std::move(written->resource_version);
   }
 
   Result<std::vector<json::object>, api::Status> list_replica_sets(

@@ -228,31 +228,50 @@ TEST(TypedClientTest, StatusWriteOutcomeSendsTheSamePutAndReadsOnlyTheCode) {
   EXPECT_EQ(transport->requests().size(), 2u);  // nothing sent
 }
 
-TEST(TypedClientTest, StatusWriteResourceVersionSendsTheSamePutAndReadsOnlyTheVersion) {
+TEST(TypedClientTest, WritesForMetaSendTheSameRequestsAndReadOnlyNameAndVersion) {
   auto transport = std::make_shared<RecordingTransport>();
   ResourceClient binds(std::make_shared<RestClient>(transport, quiet()), EcsBind::kind_info.gvr());
   const json::value bind = json::parse(kStoredBind);
   std::string written(kStoredBind);
   written.replace(written.find(R"("resourceVersion":"41")"), 22, R"("resourceVersion":"42")");
   transport->answer(200, written);
-  auto rv = binds.update_status_resource_version(bind);
-  ASSERT_TRUE(rv.ok()) << rv.error().message;
-  EXPECT_EQ(*rv, "42");
+  auto meta = binds.update_status_for_meta(bind);
+  ASSERT_TRUE(meta.ok()) << meta.error().message;
+  EXPECT_EQ(meta->name, "bind-1");
+  EXPECT_EQ(meta->resource_version, "42");
   EXPECT_EQ(transport->last().method, "PUT");
   EXPECT_EQ(transport->last().target, "/apis/ecsbind.kcm.dev/v1/ecsbinds/bind-1/status");
   EXPECT_EQ(transport->last().body, kStoredBind);
 
-  // Only the object's own metadata counts, not a nested one.
-  transport->answer(200, R"({"spec":{"template":{"metadata":{"resourceVersion":"7"}}}})");
-  rv = binds.update_status_resource_version(bind);
-  ASSERT_TRUE(rv.ok()) << rv.error().message;
-  EXPECT_EQ(*rv, "");
+  // A create with generateName learns the name the server chose.
+  const json::value generated =
+      json::parse(R"({"kind":"EcsBind","metadata":{"generateName":"bind-"}})");
+  transport->answer(201,
+                    R"({"kind":"EcsBind","metadata":{"generateName":"bind-","name":"bind-x7k2q",)"
+                    R"("resourceVersion":"43","uid":"u-2"},"spec":{"zone":"h"}})");
+  meta = binds.create_for_meta(generated);
+  ASSERT_TRUE(meta.ok()) << meta.error().message;
+  EXPECT_EQ(meta->name, "bind-x7k2q");
+  EXPECT_EQ(meta->resource_version, "43");
+  EXPECT_EQ(transport->last().method, "POST");
+  EXPECT_EQ(transport->last().target, "/apis/ecsbind.kcm.dev/v1/ecsbinds");
+  EXPECT_EQ(transport->last().body, json::serialize(generated));
 
-  // Unlike the outcome-only write, the body is decoded: bad JSON is an error.
-  transport->answer(200, "not JSON");
-  rv = binds.update_status_resource_version(bind);
-  ASSERT_FALSE(rv.ok());
-  EXPECT_THAT(rv.error().message, HasSubstr("unable to decode the response of PUT"));
+  // Only the object's own metadata counts, not a nested one.
+  transport->answer(200,
+                    R"({"spec":{"template":{"metadata":{"name":"t","resourceVersion":"7"}}}})");
+  meta = binds.update_status_for_meta(bind);
+  ASSERT_TRUE(meta.ok()) << meta.error().message;
+  EXPECT_EQ(meta->name, "");
+  EXPECT_EQ(meta->resource_version, "");
+
+  // Unlike the outcome-only write, the body is read: bad JSON is an error,
+  // with send_json's message.
+  transport->answer(200, R"({"metadata":{"name":"bind-1"})");
+  meta = binds.update_status_for_meta(bind);
+  ASSERT_FALSE(meta.ok());
+  EXPECT_THAT(meta.error().message, HasSubstr("unable to decode the response of PUT"));
+  EXPECT_THAT(meta.error().message, HasSubstr("invalid JSON at byte"));
 
   // A Failure Status is an error, whether it came with a 2xx (as for every
   // decoded answer) or with its own code.
@@ -267,13 +286,16 @@ TEST(TypedClientTest, StatusWriteResourceVersionSendsTheSamePutAndReadsOnlyTheVe
         c.http_status,
         R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"m","reason":")" +
             std::string(c.reason) + R"(","code":)" + std::to_string(c.code) + "}");
-    rv = binds.update_status_resource_version(bind);
-    ASSERT_FALSE(rv.ok()) << c.reason;
-    EXPECT_TRUE(rv.error().is(c.reason)) << rv.error().message;
+    meta = binds.create_for_meta(generated);
+    ASSERT_FALSE(meta.ok()) << c.reason;
+    EXPECT_TRUE(meta.error().is(c.reason)) << meta.error().message;
   }
+  // A Success Status is an answer like any other.
+  transport->answer(200, R"({"kind":"Status","apiVersion":"v1","status":"Success"})");
+  EXPECT_TRUE(binds.update_status_for_meta(bind).ok());
 
   const std::size_t sent = transport->requests().size();
-  EXPECT_FALSE(binds.update_status_resource_version(json::value(json::object{})).ok());
+  EXPECT_FALSE(binds.update_status_for_meta(json::value(json::object{})).ok());
   EXPECT_EQ(transport->requests().size(), sent);  // nothing sent without a name
 }
 
