@@ -157,12 +157,27 @@ Result<json::object> new_replica_set(const json::object& deployment, const Deplo
 
 std::optional<json::object> refresh_new_replica_set(const DeploymentView& d, const json::object& rs,
                                                     std::string_view revision_text) {
-  json::object copy = rs;
-  const bool annotations_changed = set_new_replica_set_annotations(d, copy, revision_text, true);
-  json::object& spec = api::ensure_object(copy, "spec");
+  // Only the annotations change here: they are worked on alone, and the
+  // ReplicaSet (mostly its pod template) is copied only when it is written.
+  json::object annotations_only;
+  if (const json::object* meta = api::find_object(rs, "metadata")) {
+    if (const json::value* a = meta->if_contains("annotations")) {
+      annotations_only["metadata"] = json::object{{"annotations", *a}};
+    }
+  }
+  const bool annotations_changed =
+      set_new_replica_set_annotations(d, annotations_only, revision_text, true);
+  const json::object* current_spec = api::find_object(rs, "spec");
   const bool min_ready_changed =
-      api::find_int(spec, "minReadySeconds").value_or(0) != std::int64_t{d.min_ready_seconds};
+      (current_spec != nullptr ? api::find_int(*current_spec, "minReadySeconds") : std::nullopt)
+          .value_or(0) != std::int64_t{d.min_ready_seconds};
   if (!annotations_changed && !min_ready_changed) return std::nullopt;
+  json::object copy = rs;
+  // As upstream's copy, the write carries the annotations as set, even when
+  // only minReadySeconds counted as a change.
+  api::ensure_object(copy, "metadata")["annotations"] =
+      std::move(annotations_only["metadata"].as_object()["annotations"]);
+  json::object& spec = api::ensure_object(copy, "spec");
   if (d.min_ready_seconds != 0) {
     spec["minReadySeconds"] = d.min_ready_seconds;
   } else {

@@ -293,10 +293,30 @@ TEST(ReplicaSets, RefreshExistingNewReplicaSet) {
                          {"kubernetes.io/change-cause", "v3"}}));
   // Up to date: nothing to do.
   EXPECT_FALSE(refresh_new_replica_set(d, *refreshed, "3").has_value());
+  // Everything but the annotations and minReadySeconds is the ReplicaSet's own.
+  json::object expected = rs;
+  expected["metadata"].as_object()["annotations"] = refreshed->at("metadata").at("annotations");
+  expected["spec"].as_object()["minReadySeconds"] = 3;
+  EXPECT_EQ(*refreshed, expected);
   // Only minReadySeconds differs.
   json::object stale = *refreshed;
   stale["spec"].as_object()["minReadySeconds"] = 9;
-  ASSERT_TRUE(refresh_new_replica_set(d, stale, "3").has_value());
+  auto min_ready_only = refresh_new_replica_set(d, stale, "3");
+  ASSERT_TRUE(min_ready_only.has_value());
+  EXPECT_EQ(*min_ready_only, *refreshed);
+
+  // A revision that is not a number: upstream gives up on the annotations
+  // (no change counted), but when minReadySeconds is written the copied
+  // annotations travel along, as in upstream's copy.
+  json::object odd = replica_set_from_compact(json::object{
+      {"name", "rs"}, {"annotations", json::object{{"deployment.kubernetes.io/revision", "x"}}}});
+  auto written = refresh_new_replica_set(d, odd, "3");
+  ASSERT_TRUE(written.has_value());
+  EXPECT_EQ(annotations_of(*written), (Annotations{{"deployment.kubernetes.io/revision", "x"},
+                                                   {"kubernetes.io/change-cause", "v3"}}));
+  EXPECT_EQ(written->at("spec").at("minReadySeconds").as_int64(), 3);
+  odd["spec"].as_object()["minReadySeconds"] = 3;
+  EXPECT_FALSE(refresh_new_replica_set(d, odd, "3").has_value());
 }
 
 TEST(ReplicaSets, DeploymentBookkeepingForTheNewReplicaSet) {
