@@ -1,5 +1,9 @@
 #include "client/watch_decoder.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 namespace kcm::client {
 
 namespace {
@@ -59,11 +63,20 @@ bool WatchDecoder::has_partial() const {
   return false;
 }
 
+WatchDecoder::WatchDecoder() : parser_({}, frame_options()) {}
+
+boost::json::parse_options WatchDecoder::frame_options() {
+  boost::json::parse_options options;
+  options.max_depth = 512;  // as api::parse_json
+  return options;
+}
+
 Result<std::optional<WatchEvent>> WatchDecoder::next() {
   if (error_) return fail(*error_);
+  if (frame_failed_) return report_failed_frame();
   while (scan_ < buffer_.size()) {
-    const char c = buffer_[scan_];
     if (!in_frame_) {
+      const char c = buffer_[scan_];
       if (is_space(c)) {
         ++scan_;
         start_ = scan_;
@@ -75,51 +88,77 @@ Result<std::optional<WatchEvent>> WatchDecoder::next() {
         return fail(*error_);
       }
       in_frame_ = true;
-      depth_ = 1;
-      ++scan_;
-      continue;
+      // Each event's tree is built in its own arena, freed in one go once
+      // the last value from it is gone: an informer keeps only what it
+      // extracts from the event, so freeing node by node would be waste.
+      parser_.reset(
+          boost::json::make_shared_resource<boost::json::monotonic_resource>(next_arena_size_));
     }
-    ++scan_;
-    if (in_string_) {
-      if (escape_) {
-        escape_ = false;
-      } else if (c == '\\') {
-        escape_ = true;
-      } else if (c == '"') {
-        in_string_ = false;
-      }
-      continue;
+    // The frame is parsed as its bytes arrive: no separate scan for its end.
+    boost::system::error_code ec;
+    scan_ += parser_.write_some(buffer_.data() + scan_, buffer_.size() - scan_, ec);
+    if (ec) {
+      frame_failed_ = true;
+      return report_failed_frame();
     }
-    if (c == '"') {
-      in_string_ = true;
-    } else if (c == '{' || c == '[') {
-      ++depth_;
-    } else if (c == '}' || c == ']') {
-      if (--depth_ == 0) {
-        const std::string_view frame(buffer_.data() + start_, scan_ - start_);
-        in_frame_ = false;
-        start_ = scan_;
-        std::string parse_error;
-        // Each event's tree is built in its own arena, freed in one go once
-        // the last value from it is gone: an informer keeps only what it
-        // extracts from the event, so freeing node by node would be waste.
-        auto value = api::parse_json(
-            frame, &parse_error,
-            boost::json::make_shared_resource<boost::json::monotonic_resource>(2 * frame.size()));
-        if (!value) {
-          error_ = "unable to decode watch event: " + parse_error;
-          return fail(*error_);
-        }
-        auto event = watch_event_from_json(std::move(*value));
-        if (!event) {
-          error_ = event.error();
-          return fail(*error_);
-        }
-        return std::optional<WatchEvent>(std::move(*event));
-      }
+    if (!parser_.done()) break;  // the rest of the frame is still to come
+    // Frames of one watch are alike: the next arena starts at twice this
+    // frame's text, which held this frame's tree.
+    next_arena_size_ = std::clamp<std::size_t>(2 * (scan_ - start_), 1024, 1 << 20);
+    in_frame_ = false;
+    start_ = scan_;
+    auto event = watch_event_from_json(parser_.release());
+    if (!event) {
+      error_ = event.error();
+      return fail(*error_);
     }
+    return std::optional<WatchEvent>(std::move(*event));
   }
   return std::optional<WatchEvent>();
+}
+
+Result<std::optional<WatchEvent>> WatchDecoder::report_failed_frame() {
+  // Where the stream parser reports an error depends on where the reads
+  // split (inside a UTF-8 sequence or a literal, say). So the frame is
+  // reported once its closing brace is here, parsed alone: the same message
+  // for every split.
+  const std::string_view rest = std::string_view(buffer_).substr(start_);
+  const std::optional<std::size_t> size = balanced_object_size(rest);
+  if (!size) {
+    scan_ = buffer_.size();
+    return std::optional<WatchEvent>();
+  }
+  std::string parse_error;
+  if (api::parse_json(rest.substr(0, *size), &parse_error)) {
+    parse_error = "invalid JSON";  // not expected: the stream parser refused these bytes
+  }
+  error_ = "unable to decode watch event: " + parse_error;
+  return fail(*error_);
+}
+
+std::optional<std::size_t> WatchDecoder::balanced_object_size(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  bool escape = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escape) {
+        escape = false;
+      } else if (c == '\\') {
+        escape = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace kcm::client

@@ -3,6 +3,7 @@
 // frames may arrive split across reads or several in one read). Pure: no I/O.
 #pragma once
 
+#include <boost/json/stream_parser.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -15,6 +16,8 @@ namespace kcm::client {
 
 class WatchDecoder {
  public:
+  WatchDecoder();
+
   // Appends body bytes as they arrive.
   void feed(std::string_view bytes);
 
@@ -29,13 +32,19 @@ class WatchDecoder {
   bool has_partial() const;
 
  private:
+  static boost::json::parse_options frame_options();
+  Result<std::optional<WatchEvent>> report_failed_frame();
+  // The size of the JSON object `text` starts with, counting brackets outside
+  // strings; nullopt while its end has not arrived.
+  static std::optional<std::size_t> balanced_object_size(std::string_view text);
+
   std::string buffer_;
-  std::size_t start_ = 0;  // first byte not yet consumed
-  std::size_t scan_ = 0;   // where the frame scan resumes
-  int depth_ = 0;
+  std::size_t start_ = 0;  // first byte of the current frame (or of what is left)
+  std::size_t scan_ = 0;   // first byte not yet given to the parser
   bool in_frame_ = false;
-  bool in_string_ = false;
-  bool escape_ = false;
+  bool frame_failed_ = false;  // the parser refused the current frame
+  boost::json::stream_parser parser_;
+  std::size_t next_arena_size_ = 4096;
   std::optional<std::string> error_;
 };
 

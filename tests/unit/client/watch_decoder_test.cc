@@ -146,11 +146,38 @@ TEST(WatchDecoderTest, Errors) {
 }
 
 TEST(WatchDecoderTest, MalformedJsonInsideAFrame) {
+  // The second frame is malformed; the message is api::parse_json's of the
+  // frame alone (its byte offset counts from the frame's start), wherever
+  // the reads split: inside a literal or a UTF-8 sequence too.
+  const std::string first = R"({"type":"ADDED","object":{"kind":"Pod"}})"
+                            "\n";
+  const std::vector<std::string> malformed = {
+      R"({"type":"ADDED","object":{"kind":"Pod",}})", R"({"type":tru,"object":{}})",
+      R"({"type":t"","object":{}})", "{\"type\":\"\xe4+\",\"object\":{}}"};
+  for (const std::string& bad : malformed) {
+    std::string parse_error;
+    ASSERT_FALSE(api::parse_json(bad, &parse_error).has_value()) << bad;
+    const std::string text = first + bad + "\n" + first;
+    for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+      const Decoded got = decode_in_pieces(text, {cut});
+      EXPECT_EQ(got.events.size(), 1u) << bad << " cut at " << cut;
+      EXPECT_EQ(got.error, "unable to decode watch event: " + parse_error)
+          << bad << " cut at " << cut;
+    }
+  }
+}
+
+TEST(WatchDecoderTest, MalformedJsonIsReportedOnceItsFrameEnds) {
   WatchDecoder d;
-  d.feed(R"({"type":"ADDED","object":{"kind":"Pod",}})");
+  d.feed(R"({"type":"ADDED","object":{"kind":"Pod",,)");
   auto e = d.next();
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_FALSE(e->has_value());
+  EXPECT_TRUE(d.has_partial());
+  d.feed(R"("x"}})");
+  e = d.next();
   ASSERT_FALSE(e.ok());
-  EXPECT_TRUE(e.error().starts_with("unable to decode watch event: ")) << e.error();
+  EXPECT_EQ(e.error(), "unable to decode watch event: invalid JSON at byte 39: syntax error");
 }
 
 TEST(WatchDecoderTest, ManyFramesInOneChunkWithoutNewlines) {
