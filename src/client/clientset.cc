@@ -18,8 +18,13 @@ Result<std::shared_ptr<Clientset>> Clientset::create(const RestConfig& config,
   if (!rest_options.rate_limiter) {
     rest_options.rate_limiter = make_rate_limiter(config.qps, config.burst);
   }
-  auto rest = std::make_shared<RestClient>(*transport, std::move(rest_options));
-  return std::shared_ptr<Clientset>(new Clientset(std::move(*transport), std::move(rest)));
+  return over(std::move(*transport), std::move(rest_options));
+}
+
+std::shared_ptr<Clientset> Clientset::over(std::shared_ptr<Transport> transport,
+                                           RestClientOptions options) {
+  auto rest = std::make_shared<RestClient>(transport, std::move(options));
+  return std::shared_ptr<Clientset>(new Clientset(std::move(transport), std::move(rest)));
 }
 
 ResourceClient Clientset::resource(const api::GroupVersionResource& resource,

@@ -26,6 +26,10 @@ class Clientset {
   // Builds the transport (TLS, credentials) and the QPS/burst limiter.
   static Result<std::shared_ptr<Clientset>> create(const RestConfig& config,
                                                    ClientsetOptions options = {});
+  // Over a transport the caller built (a recording one in tests, say); rate
+  // limited only when `options` carries a limiter.
+  static std::shared_ptr<Clientset> over(std::shared_ptr<Transport> transport,
+                                         RestClientOptions options = {});
 
   ResourceClient resource(const api::GroupVersionResource& resource, std::string ns = "") const;
   // client-go's metadata client: the same requests, answered with
