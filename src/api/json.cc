@@ -2,12 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "api/json_parse.h"
+
 namespace kcm::api {
 
 std::optional<json::value> parse_json(std::string_view text, std::string* error,
                                       json::storage_ptr sp) {
-  json::parse_options options;
-  options.max_depth = 512;
+  const json::parse_options options = json_parse_options();
   // The parser's working stack starts here rather than on the heap.
   unsigned char stack[2048];
   json::stream_parser parser({}, options, stack, sizeof stack);
@@ -22,11 +23,21 @@ std::optional<json::value> parse_json(std::string_view text, std::string* error,
   if (!ec) parser.finish(ec);
   if (ec) {
     if (error != nullptr) {
-      *error = fmt::format("invalid JSON at byte {}: {}", consumed, ec.message());
+      *error = json_parse_error(consumed, ec);
     }
     return std::nullopt;
   }
   return parser.release();
+}
+
+json::parse_options json_parse_options() {
+  json::parse_options options;
+  options.max_depth = 512;
+  return options;
+}
+
+std::string json_parse_error(std::size_t consumed, const boost::system::error_code& ec) {
+  return fmt::format("invalid JSON at byte {}: {}", consumed, ec.message());
 }
 
 std::string to_json_string(const json::value& v) {

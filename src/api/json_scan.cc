@@ -1,10 +1,10 @@
 #include "api/json_scan.h"
 
-#include <fmt/format.h>
-
 #include <boost/json/basic_parser_impl.hpp>
 #include <cstddef>
 #include <vector>
+
+#include "api/json_parse.h"
 
 namespace kcm::api {
 
@@ -139,9 +139,7 @@ class Scanner {
 bool scan_strings(std::string_view text, std::span<ScannedString> members, std::string* error) {
   for (ScannedString& m : members)
     m.value.reset();
-  json::parse_options options;
-  options.max_depth = 512;  // as parse_json
-  json::basic_parser<Scanner> parser(options, members);
+  json::basic_parser<Scanner> parser(json_parse_options(), members);
   error_code ec;
   // Fed as parse_json feeds its stream_parser, so that errors and their byte
   // offsets read the same.
@@ -151,8 +149,7 @@ bool scan_strings(std::string_view text, std::span<ScannedString> members, std::
   if (ec) {
     for (ScannedString& m : members)
       m.value.reset();
-    if (error != nullptr)
-      *error = fmt::format("invalid JSON at byte {}: {}", consumed, ec.message());
+    if (error != nullptr) *error = json_parse_error(consumed, ec);
     return false;
   }
   return true;

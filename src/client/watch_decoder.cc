@@ -1,8 +1,8 @@
 #include "client/watch_decoder.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+
+#include "api/json_parse.h"
 
 namespace kcm::client {
 
@@ -63,13 +63,7 @@ bool WatchDecoder::has_partial() const {
   return false;
 }
 
-WatchDecoder::WatchDecoder() : parser_({}, frame_options()) {}
-
-boost::json::parse_options WatchDecoder::frame_options() {
-  boost::json::parse_options options;
-  options.max_depth = 512;  // as api::parse_json
-  return options;
-}
+WatchDecoder::WatchDecoder() : parser_({}, api::json_parse_options()) {}
 
 Result<std::optional<WatchEvent>> WatchDecoder::next() {
   if (error_) return fail(*error_);

@@ -32,7 +32,6 @@ class WatchDecoder {
   bool has_partial() const;
 
  private:
-  static boost::json::parse_options frame_options();
   Result<std::optional<WatchEvent>> report_failed_frame();
   // The size of the JSON object `text` starts with, counting brackets outside
   // strings; nullopt while its end has not arrived.
