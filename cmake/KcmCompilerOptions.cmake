@@ -19,14 +19,13 @@ elseif(NOT KCM_DEBUG_INFO STREQUAL "full")
   message(FATAL_ERROR "KCM_DEBUG_INFO must be full or lines, not '${KCM_DEBUG_INFO}'")
 endif()
 
-# clang builds (sanitizers, fuzzing) link with lld when it is there: an ASan
-# test binary links in 0.7 s instead of 4.9 s with GNU ld.
-if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-  include(CheckLinkerFlag)
-  check_linker_flag(CXX -fuse-ld=lld KCM_HAVE_LLD)
-  if(KCM_HAVE_LLD)
-    add_link_options(-fuse-ld=lld)
-  endif()
+# Every build links with lld when it is there (scripts/install-deps installs
+# it): an ASan test binary links in 0.7 s instead of 4.9 s with GNU ld, the
+# g++ build's largest test binary in 2.0 s instead of 7.7 s.
+include(CheckLinkerFlag)
+check_linker_flag(CXX -fuse-ld=lld KCM_HAVE_LLD)
+if(KCM_HAVE_LLD)
+  add_link_options(-fuse-ld=lld)
 endif()
 
 add_library(kcm_warnings INTERFACE)
