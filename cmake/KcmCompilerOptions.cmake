@@ -90,6 +90,15 @@ function(kcm_library_pch_host)
   kcm_pch_warning_options(kcm_library_pch)
 endfunction()
 
+# kcm_use_library_pch(<target>): <target> compiles with the libraries'
+# precompiled header. Its options and macros must match the host's: link what
+# kcm_api links (kcm_boost, fmt::fmt, yaml-cpp), directly or through a library.
+function(kcm_use_library_pch target)
+  kcm_library_pch_host()
+  target_precompile_headers(${target} REUSE_FROM kcm_library_pch)
+  kcm_pch_warning_options(${target})
+endfunction()
+
 # kcm_library(<name> <dir> [DEPS ...]): a static library of every .cc under <dir>
 # (not recursing into folders that are libraries of their own is the caller's job:
 # keep one library per folder).
@@ -111,8 +120,6 @@ function(kcm_library name dir)
   # once, it saves about two file compiles per library.
   list(LENGTH _srcs _count)
   if(_count GREATER_EQUAL 4)
-    kcm_library_pch_host()
-    target_precompile_headers(${name} REUSE_FROM kcm_library_pch)
-    kcm_pch_warning_options(${name})
+    kcm_use_library_pch(${name})
   endif()
 endfunction()
