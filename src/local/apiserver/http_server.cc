@@ -75,8 +75,7 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
     res.prepare_payload();
     const std::string head = header_text(res.base());
     std::vector<net::const_buffer> buffers{net::buffer(head), net::buffer(res.body())};
-    const bool written = co_await write_buffers(std::move(buffers));
-    if (!written) closed_ = true;
+    co_await write_buffers(std::move(buffers));
   }
 
   net::awaitable<bool> start_stream(http::status status, std::string_view content_type) override {
@@ -89,9 +88,8 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
     res.keep_alive(false);
     const std::string head = header_text(res.base());
     std::vector<net::const_buffer> buffers{net::buffer(head)};
-    const bool written = co_await write_buffers(std::move(buffers));
-    if (!written) closed_ = true;
-    co_return !closed_;
+    const bool open = co_await write_buffers(std::move(buffers));
+    co_return open;
   }
 
   // One chunk of the chunked encoding (RFC 9112 §7.1): its size in hex, the
@@ -102,9 +100,8 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
     const std::string size_line = fmt::format("{:x}\r\n", data.size());
     std::vector<net::const_buffer> buffers{net::buffer(size_line), net::buffer(data),
                                            net::buffer(kCrlf)};
-    const bool written = co_await write_buffers(std::move(buffers));
-    if (!written) closed_ = true;
-    co_return !closed_;
+    const bool open = co_await write_buffers(std::move(buffers));
+    co_return open;
   }
 
   net::awaitable<void> finish_stream() override {
@@ -188,13 +185,15 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
   // Every response leaves through this one write of whole buffers (header
   // text, body, chunk framing): each kind of Beast write on the TLS stream
   // was a template instantiation of its own, and together they made this
-  // the slowest file of every build to compile.
+  // the slowest file of every build to compile. A failed write closes the
+  // exchange; returns whether it is still open.
   net::awaitable<bool> write_buffers(std::vector<net::const_buffer> buffers) {
     stream_.next_layer().expires_after(kWriteTimeout);
     beast::error_code ec;
     co_await net::async_write(stream_, buffers, net::redirect_error(net::use_awaitable, ec));
     stream_.next_layer().expires_never();
-    co_return !ec;
+    if (ec) closed_ = true;
+    co_return !closed_;
   }
 
   // Closes the socket from any thread (server shutdown).
