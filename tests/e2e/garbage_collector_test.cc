@@ -35,23 +35,6 @@ using ::testing::Not;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream in(s);
-  while (std::getline(in, field, sep))
-    out.push_back(field);
-  if (!s.empty() && s.back() == sep) out.emplace_back();
-  return out;
-}
-
-std::vector<std::string> lines_of(const std::string& s) {
-  std::vector<std::string> out;
-  for (std::string& line : split(s, '\n'))
-    if (!line.empty()) out.push_back(std::move(line));
-  return out;
-}
-
 long long to_rv(const std::string& s) {
   try {
     return std::stoll(s);

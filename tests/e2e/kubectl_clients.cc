@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 
 namespace kcm::e2e {
 
@@ -258,6 +259,23 @@ bool has_line(std::string_view text, const std::string& pattern) {
     if (std::regex_match(line, re)) return true;
   }
   return false;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(s);
+  while (std::getline(in, field, sep))
+    out.push_back(field);
+  if (!s.empty() && s.back() == sep) out.emplace_back();
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  for (std::string& line : split(s, '\n'))
+    if (!line.empty()) out.push_back(std::move(line));
+  return out;
 }
 
 std::string drop_klog_lines(std::string_view text) {

@@ -65,6 +65,11 @@ std::vector<std::string> split_cells(std::string_view line);
 // A line of `text` whose cells (split_cells) start with `prefix`, joined by '|'; "" if none.
 std::string find_row(std::string_view text, const std::vector<std::string>& prefix);
 
+// The fields of `s` split at `sep`; a trailing `sep` gives a last empty field.
+std::vector<std::string> split(const std::string& s, char sep);
+// The non-empty lines of `s`.
+std::vector<std::string> lines_of(const std::string& s);
+
 // `text` without kubectl's -v log lines ("I0102 15:04:05.000000 ...").
 std::string drop_klog_lines(std::string_view text);
 

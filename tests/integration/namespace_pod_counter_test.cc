@@ -18,9 +18,9 @@ namespace {
 namespace json = boost::json;
 using std::chrono::seconds;
 
-constexpr std::string_view kLabel = "example.kcm.dev/pods";
+constexpr std::string_view kCountLabel = "example.kcm.dev/pods";
 
-std::string counter_binary() {
+std::string namespace_counter_binary() {
   return std::string(KCM_BIN_DIR) + "/namespace-pod-counter";
 }
 
@@ -32,12 +32,12 @@ class NamespacePodCounterTest : public ::testing::Test {
     cluster_ = nullptr;
   }
   void SetUp() override {
-    if (!std::filesystem::exists(counter_binary()))
-      GTEST_SKIP() << counter_binary() << " is not built (KCM_BUILD_EXAMPLES=OFF)";
+    if (!std::filesystem::exists(namespace_counter_binary()))
+      GTEST_SKIP() << namespace_counter_binary() << " is not built (KCM_BUILD_EXAMPLES=OFF)";
   }
 
   Process start_counter(const std::string& log_name, std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {counter_binary(), "--kubeconfig",
+    std::vector<std::string> argv = {namespace_counter_binary(), "--kubeconfig",
                                      cluster_->kubeconfig().string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return Process(argv, dir_.path() / log_name);
@@ -67,7 +67,7 @@ class NamespacePodCounterTest : public ::testing::Test {
     const CommandResult r = kubectl_({"get", "namespace", ns, "-o", "json"});
     if (r.exit_code != 0) return "<error>";
     const json::value v = json::parse(r.out);
-    const json::value* label = api::find_path(v, {"metadata", "labels", kLabel});
+    const json::value* label = api::find_path(v, {"metadata", "labels", kCountLabel});
     return label && label->is_string() ? std::string(label->as_string()) : "<unset>";
   }
   // Polls until the label of `ns` reads `want`; the assertion names the last value.
@@ -140,7 +140,7 @@ TEST_F(NamespacePodCounterTest, CountsPodsPerNamespaceAndRecordsEvents) {
   EXPECT_TRUE(label_becomes("npc-c", "2"));
 
   // Somebody overwrites the label: the controller puts it back.
-  kubectl_ok({"label", "namespace", "npc-b", std::string(kLabel) + "=42", "--overwrite"});
+  kubectl_ok({"label", "namespace", "npc-b", std::string(kCountLabel) + "=42", "--overwrite"});
   EXPECT_TRUE(label_becomes("npc-b", "1"));
 
   // One event per change of the label; the sink writes them asynchronously,
@@ -218,7 +218,7 @@ TEST_F(NamespacePodCounterTest, BadFlagsAndConfigFail) {
       {{"--no-such-flag"}, "The following argument was not expected: --no-such-flag"},
   };
   for (const auto& c : cases) {
-    std::vector<std::string> argv = {counter_binary()};
+    std::vector<std::string> argv = {namespace_counter_binary()};
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     const CommandResult r = run_command(argv, {}, {}, seconds(20));
     EXPECT_NE(r.exit_code, 0) << describe(r);

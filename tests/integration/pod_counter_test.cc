@@ -26,7 +26,7 @@ constexpr std::string_view kLabel = "kcm.dev/pod-count";
 constexpr std::string_view kControlPlaneLabel = "node-role.kubernetes.io/control-plane";
 const std::string kControlPlane = "kcm-local-node-1";
 
-std::string counter_binary() {
+std::string pod_counter_binary() {
   return std::string(KCM_BIN_DIR) + "/pod-counter";
 }
 
@@ -46,12 +46,12 @@ class PodCounterTest : public ::testing::Test {
     cluster_ = nullptr;
   }
   void SetUp() override {
-    if (!std::filesystem::exists(counter_binary()))
-      GTEST_SKIP() << counter_binary() << " is not built (KCM_BUILD_EXAMPLES=OFF)";
+    if (!std::filesystem::exists(pod_counter_binary()))
+      GTEST_SKIP() << pod_counter_binary() << " is not built (KCM_BUILD_EXAMPLES=OFF)";
   }
 
   Process start_counter(const std::string& log_name, std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {counter_binary(), "--kubeconfig",
+    std::vector<std::string> argv = {pod_counter_binary(), "--kubeconfig",
                                      cluster_->kubeconfig().string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return Process(argv, dir_.path() / log_name);
@@ -258,7 +258,7 @@ TEST_F(PodCounterTest, BadFlagsAndConfigFail) {
       {{"--workers=2"}, "The following argument was not expected: --workers=2"},
   };
   for (const auto& c : cases) {
-    std::vector<std::string> argv = {counter_binary()};
+    std::vector<std::string> argv = {pod_counter_binary()};
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     const CommandResult r = run_command(argv, {}, {}, seconds(20));
     EXPECT_NE(r.exit_code, 0) << describe(r);

@@ -5,14 +5,14 @@
 namespace kcm::api {
 namespace {
 
-struct Case {
+struct Base64Case {
   std::string plain;
   std::string standard;
   std::string url;
 };
 
 TEST(Base64Test, EncodesAndDecodesRfc4648Vectors) {
-  const Case cases[] = {
+  const Base64Case cases[] = {
       {"", "", ""},
       {"f", "Zg==", "Zg"},
       {"fo", "Zm8=", "Zm8"},

@@ -12,6 +12,7 @@
 #include "api/condition.h"
 #include "api/kinds/node.h"
 #include "api/quantity.h"
+#include "api_test_util.h"
 
 namespace kcm::api {
 namespace {
@@ -91,16 +92,9 @@ BOOST_DESCRIBE_STRUCT(Scalars, (),
                       (i32, i64, u32, d, b, s, list, counts, raw, opt, opt_s, when, maybe_when,
                        size, inner, inners, maybe_inner, namespace_, kept, kept_list, kept_opt))
 
-json::value parse(std::string_view text) {
-  std::string error;
-  auto v = parse_json(text, &error);
-  EXPECT_TRUE(v.has_value()) << text << ": " << error;
-  return v.value_or(nullptr);
-}
-
 template <class T>
 T decode_ok(std::string_view text) {
-  auto r = decode_json<T>(parse(text));
+  auto r = decode_json<T>(parse_test_json(text));
   EXPECT_TRUE(r.ok()) << text << ": " << (r.ok() ? "" : r.error());
   return r.ok() ? std::move(*r) : T{};
 }
@@ -188,7 +182,7 @@ TEST(DescribedJsonTest, DecodesEveryMemberType) {
   EXPECT_EQ(s.s, "x");
   EXPECT_EQ(s.list, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(s.counts, (std::map<std::string, std::int32_t>{{"x", 1}, {"y", 2}}));
-  EXPECT_EQ(s.raw, parse(R"({"any": [1, "two", null]})"));
+  EXPECT_EQ(s.raw, parse_test_json(R"({"any": [1, "two", null]})"));
   EXPECT_EQ(s.opt, 0);
   EXPECT_EQ(s.opt_s, "");
   EXPECT_EQ(s.when, at(1767323045));
@@ -262,7 +256,7 @@ TEST(DescribedJsonTest, BadInputNamesThePath) {
       {R"({"keptOpt": "no"})", "spec.keptOpt: expected boolean, got string"},
   };
   for (const Case& c : cases) {
-    auto r = decode_json<Scalars>(parse(c.input), "spec");
+    auto r = decode_json<Scalars>(parse_test_json(c.input), "spec");
     ASSERT_FALSE(r.ok()) << c.input;
     EXPECT_EQ(r.error(), c.error) << c.input;
   }
@@ -289,24 +283,24 @@ TEST(DescribedJsonTest, BadKindsNameTheMember) {
       {R"({"status": {"conditions": {}}})", "status.conditions: expected array, got object"},
   };
   for (const Case& c : cases) {
-    auto r = decode_json<EcsBind>(parse(c.input));
+    auto r = decode_json<EcsBind>(parse_test_json(c.input));
     ASSERT_FALSE(r.ok()) << c.input;
     EXPECT_EQ(r.error(), c.error) << c.input;
   }
   // Absent, null or empty kind/apiVersion are accepted (list items may lack them).
   for (const char* ok : {R"({})", R"({"kind": null, "apiVersion": ""})"})
-    EXPECT_TRUE(decode_json<EcsBind>(parse(ok)).ok()) << ok;
+    EXPECT_TRUE(decode_json<EcsBind>(parse_test_json(ok)).ok()) << ok;
 }
 
 TEST(DescribedJsonTest, DecodeObjectFailureIsAnInternalErrorStatus) {
   auto r = decode_object<EcsBind>(
-      parse(R"({"metadata": {"name": "bind-1"}, "spec": {"instanceId": 7}})"));
+      parse_test_json(R"({"metadata": {"name": "bind-1"}, "spec": {"instanceId": 7}})"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, 500);
   EXPECT_EQ(r.error().reason, "InternalError");
   EXPECT_EQ(r.error().message,
             R"(unable to decode EcsBind "bind-1": spec.instanceId: expected string, got number)");
-  auto unnamed = decode_object<EcsBind>(parse(R"({"spec": 1})"));
+  auto unnamed = decode_object<EcsBind>(parse_test_json(R"({"spec": 1})"));
   ASSERT_FALSE(unnamed.ok());
   EXPECT_EQ(unnamed.error().message, "unable to decode EcsBind: spec: expected object, got number");
 }
@@ -347,7 +341,7 @@ TEST(DescribedJsonTest, OmitEmptyAndKeepEmpty) {
   s.b = true;
   s.list = {""};
   s.counts = {{"z", 0}, {"a", 1}};
-  s.raw = parse(R"({"k": [null]})");
+  s.raw = parse_test_json(R"({"k": [null]})");
   s.opt = 0;
   s.when = at(0);
   s.maybe_when = Time();  // set but zero: null, as Go's *metav1.Time
@@ -429,7 +423,8 @@ TEST(DescribedJsonTest, NodeFromTheApiServerRoundTripsExactly) {
   ASSERT_NE(ready, nullptr);
   EXPECT_EQ(ready->reason, "KubeletReady");
   EXPECT_EQ(core_v1::find_node_condition(n, "MemoryPressure"), nullptr);
-  EXPECT_EQ(n.status.extra.fields().at("capacity"), parse(R"({"cpu":"4","memory":"8Gi"})"));
+  EXPECT_EQ(n.status.extra.fields().at("capacity"),
+            parse_test_json(R"({"cpu":"4","memory":"8Gi"})"));
   EXPECT_EQ(to_json_string(encode_json(n)), input);
 }
 

@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+#include "api_test_util.h"
+
 namespace kcm::api {
 namespace {
 
@@ -185,13 +187,6 @@ constexpr const char* kPercentMsg =
     "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or "
     "'93%', regex used for validation is '[0-9]+%')";
 
-std::vector<std::string> messages(const FieldErrors& errs) {
-  std::vector<std::string> out;
-  for (const FieldError& e : errs)
-    out.push_back(e.message());
-  return out;
-}
-
 TEST(IntOrStringTest, ValidatePositiveIntOrPercent) {
   const std::string field = "spec.strategy.rollingUpdate.maxSurge";
   struct Case {
@@ -213,7 +208,7 @@ TEST(IntOrStringTest, ValidatePositiveIntOrPercent) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.value.to_string());
-    EXPECT_EQ(messages(validate_positive_int_or_percent(c.value, field)), c.want);
+    EXPECT_EQ(error_messages(validate_positive_int_or_percent(c.value, field)), c.want);
   }
 }
 
@@ -234,7 +229,7 @@ TEST(IntOrStringTest, IsNotMoreThan100Percent) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.value.to_string());
-    EXPECT_EQ(messages(is_not_more_than_100_percent(c.value, field)), c.want);
+    EXPECT_EQ(error_messages(is_not_more_than_100_percent(c.value, field)), c.want);
   }
   const FieldErrors errs = is_not_more_than_100_percent(s("101%"), field);
   ASSERT_EQ(errs.size(), 1u);

@@ -5,18 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "api_test_util.h"
+
 namespace kcm::api {
 namespace {
-
-const std::string kNamePartMsg =
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-    "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-    "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const std::string kLabelValueMsg =
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
-    "'my_value',  or '12345', regex used for validation is "
-    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 json::value parse_or_die(std::string_view text) {
   std::string err;
@@ -29,13 +21,6 @@ LabelSelector selector_from(std::string_view text) {
   auto s = LabelSelector::from_json(parse_or_die(text));
   EXPECT_TRUE(s.ok()) << s.error();
   return s.ok() ? *s : LabelSelector{};
-}
-
-std::vector<std::string> messages(const FieldErrors& errs) {
-  std::vector<std::string> out;
-  for (const auto& e : errs)
-    out.push_back(e.message());
-  return out;
 }
 
 TEST(LabelSelectorJsonTest, ReadsAndWritesTheWireForm) {
@@ -268,7 +253,8 @@ TEST(LabelSelectorValidationTest, Messages) {
         "spec.selector.matchExpressions[0].values[0]: Invalid value: \"-x\": " + kLabelValueMsg}},
   };
   for (const auto& c : cases) {
-    EXPECT_EQ(messages(validate_label_selector(selector_from(c.json), "spec.selector")), c.want)
+    EXPECT_EQ(error_messages(validate_label_selector(selector_from(c.json), "spec.selector")),
+              c.want)
         << c.json;
   }
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "api_test_util.h"
+
 namespace kcm::api {
 namespace {
 
@@ -23,28 +25,19 @@ const std::string kDns1035Msg =
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
     "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
     "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const std::string kNamePartMsg =
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-    "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-    "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const std::string kQualifiedNameMsg =
     "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start "
     "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
     "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS "
     "subdomain prefix and '/' (e.g. 'example.com/MyName')";
-const std::string kLabelValueMsg =
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
-    "'my_value',  or '12345', regex used for validation is "
-    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
-struct Case {
+struct NameCase {
   std::string input;
   Msgs want;
 };
 
 TEST(NameValidationTest, IsDns1123Label) {
-  const std::vector<Case> cases = {
+  const std::vector<NameCase> cases = {
       {"a", {}},
       {"ab-c9", {}},
       {"0", {}},
@@ -65,7 +58,7 @@ TEST(NameValidationTest, IsDns1123Label) {
 }
 
 TEST(NameValidationTest, IsDns1123Subdomain) {
-  const std::vector<Case> cases = {
+  const std::vector<NameCase> cases = {
       {"example.com", {}},
       {"a", {}},
       {"a-1.b-2.c", {}},
@@ -85,7 +78,7 @@ TEST(NameValidationTest, IsDns1123Subdomain) {
 }
 
 TEST(NameValidationTest, IsDns1035Label) {
-  const std::vector<Case> cases = {
+  const std::vector<NameCase> cases = {
       {"my-svc", {}},
       {"a1", {}},
       {"1a", {kDns1035Msg}},
@@ -97,7 +90,7 @@ TEST(NameValidationTest, IsDns1035Label) {
 }
 
 TEST(NameValidationTest, IsQualifiedName) {
-  const std::vector<Case> cases = {
+  const std::vector<NameCase> cases = {
       {"app", {}},
       {"App.Name_1-x", {}},
       {"example.com/MyName", {}},
@@ -122,7 +115,7 @@ TEST(NameValidationTest, IsQualifiedName) {
 }
 
 TEST(NameValidationTest, IsValidLabelValue) {
-  const std::vector<Case> cases = {
+  const std::vector<NameCase> cases = {
       {"", {}},
       {"web", {}},
       {"My_value-1.2", {}},
@@ -137,13 +130,6 @@ TEST(NameValidationTest, IsValidLabelValue) {
     EXPECT_EQ(is_valid_label_value(c.input), c.want) << c.input;
 }
 
-std::vector<std::string> messages(const FieldErrors& errs) {
-  std::vector<std::string> out;
-  for (const auto& e : errs)
-    out.push_back(e.message());
-  return out;
-}
-
 TEST(NameValidationTest, ValidateLabels) {
   const json::object labels = {{"app", "web"}, {"bad key", "x"}, {"tier", "-v"}};
   const auto errs = validate_labels(labels, "metadata.labels");
@@ -154,7 +140,7 @@ TEST(NameValidationTest, ValidateLabels) {
 
   EXPECT_TRUE(validate_labels(json::object{}, "metadata.labels").empty());
   const std::vector<std::pair<std::string, std::string>> pairs = {{"a/b/c", "ok"}};
-  EXPECT_EQ(messages(validate_labels(pairs, "spec.selector.matchLabels")),
+  EXPECT_EQ(error_messages(validate_labels(pairs, "spec.selector.matchLabels")),
             (Msgs{"spec.selector.matchLabels: Invalid value: \"a/b/c\": " + kQualifiedNameMsg}));
 }
 
@@ -166,12 +152,12 @@ TEST(NameValidationTest, ValidateLabelsNonStringValue) {
 }
 
 TEST(NameValidationTest, ValidateAnnotationsKeys) {
-  // Case does not matter for annotation keys; the message shows the key as given.
+  // NameCase does not matter for annotation keys; the message shows the key as given.
   EXPECT_TRUE(
       validate_annotations({{"Example.COM/Some-Key", "v"}}, "metadata.annotations").empty());
-  EXPECT_EQ(messages(validate_annotations({{"A/B/C", ""}}, "metadata.annotations")),
+  EXPECT_EQ(error_messages(validate_annotations({{"A/B/C", ""}}, "metadata.annotations")),
             (Msgs{"metadata.annotations: Invalid value: \"A/B/C\": " + kQualifiedNameMsg}));
-  EXPECT_EQ(messages(validate_annotations({{"", "v"}}, "metadata.annotations")),
+  EXPECT_EQ(error_messages(validate_annotations({{"", "v"}}, "metadata.annotations")),
             (Msgs{"metadata.annotations: Invalid value: \"\": name part must be non-empty",
                   "metadata.annotations: Invalid value: \"\": " + kNamePartMsg}));
 }
@@ -188,7 +174,7 @@ TEST(NameValidationTest, ValidateAnnotationsTotalSize) {
 }
 
 TEST(NameValidationTest, PathSegmentNames) {
-  const std::vector<Case> names = {
+  const std::vector<NameCase> names = {
       {"web", {}},
       {"a.b", {}},
       {"...", {}},
@@ -259,11 +245,11 @@ TEST(NameValidationTest, ValidateObjectName) {
        {"metadata.name: Invalid value: \"a/b\": may not contain '/'"}},
   };
   for (const auto& c : cases) {
-    EXPECT_EQ(messages(validate_object_name(c.name, c.generate_name, c.validator)), c.want)
+    EXPECT_EQ(error_messages(validate_object_name(c.name, c.generate_name, c.validator)), c.want)
         << c.name;
   }
   EXPECT_EQ(
-      messages(validate_object_name("", "", name_is_dns_label, "spec.template.metadata")),
+      error_messages(validate_object_name("", "", name_is_dns_label, "spec.template.metadata")),
       (Msgs{"spec.template.metadata.name: Required value: name or generateName is required"}));
 }
 

@@ -13,6 +13,7 @@ namespace {
 namespace json = boost::json;
 using testing::FakeApiServer;
 using testing::make_object;
+using testing::sorted_keys;
 
 ObjectPtr owned(const std::string& ns, const std::string& name,
                 const std::vector<std::pair<std::string, bool>>& owners) {
@@ -27,14 +28,6 @@ ObjectPtr owned(const std::string& ns, const std::string& name,
   }
   if (!refs.empty()) v.as_object()["metadata"].as_object()["ownerReferences"] = std::move(refs);
   return CachedObject::from_json(v).value();
-}
-
-std::vector<std::string> keys(const std::vector<ObjectPtr>& objs) {
-  std::vector<std::string> out;
-  for (const auto& o : objs)
-    out.emplace_back(o->key());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 void fill(Indexer& idx) {
@@ -67,24 +60,24 @@ TEST_P(ListControlledByTest, OwnedThenOrphansOfTheNamespace) {
   Indexer idx(std::move(indexers));
   fill(idx);
 
-  EXPECT_EQ(keys(list_controlled_by(idx, "a", "u1", Orphans::kExclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "a", "u1", Orphans::kExclude)),
             (std::vector<std::string>{"a/p1", "a/p2"}));
-  EXPECT_EQ(keys(list_controlled_by(idx, "a", "u1", Orphans::kInclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "a", "u1", Orphans::kInclude)),
             (std::vector<std::string>{"a/bare", "a/orphan", "a/p1", "a/p2"}));
-  EXPECT_EQ(keys(list_controlled_by(idx, "b", "u1", Orphans::kInclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "b", "u1", Orphans::kInclude)),
             (std::vector<std::string>{"b/foreign", "b/orphan"}));
-  EXPECT_EQ(keys(list_controlled_by(idx, "a", "nobody", Orphans::kExclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "a", "nobody", Orphans::kExclude)),
             std::vector<std::string>{});
 
   // Adoption and release move an object between the entries.
   idx.update(owned("a", "bare", {{"u2", true}}));
   idx.update(owned("a", "p1", {}));
-  EXPECT_EQ(keys(list_controlled_by(idx, "a", "u1", Orphans::kExclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "a", "u1", Orphans::kExclude)),
             std::vector<std::string>{"a/p2"});
-  EXPECT_EQ(keys(list_controlled_by(idx, "a", "u2", Orphans::kExclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "a", "u2", Orphans::kExclude)),
             (std::vector<std::string>{"a/bare", "a/p3"}));
   idx.remove("a/p3");
-  EXPECT_EQ(keys(list_controlled_by(idx, "a", "u2", Orphans::kInclude)),
+  EXPECT_EQ(sorted_keys(list_controlled_by(idx, "a", "u2", Orphans::kInclude)),
             (std::vector<std::string>{"a/bare", "a/orphan", "a/p1"}));
 }
 

@@ -10,17 +10,11 @@ namespace kcm::cache {
 namespace {
 
 using testing::cached;
+using testing::sorted_keys;
 
 std::vector<std::string> sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   return v;
-}
-
-std::vector<std::string> keys(const std::vector<ObjectPtr>& objs) {
-  std::vector<std::string> out;
-  for (const auto& o : objs)
-    out.emplace_back(o->key());
-  return sorted(out);
 }
 
 Indexers test_indexers() {
@@ -45,13 +39,14 @@ TEST(IndexerTest, AddUpdateRemoveAndIndexes) {
   EXPECT_EQ(idx.get("a", "x")->resource_version(), "1");
   EXPECT_EQ(idx.get_by_key("nope"), nullptr);
 
-  EXPECT_EQ(keys(idx.by_index("namespace", "a").value()), (std::vector<std::string>{"a/x", "a/y"}));
-  EXPECT_EQ(keys(idx.by_index("namespace", "").value()), (std::vector<std::string>{"node"}));
+  EXPECT_EQ(sorted_keys(idx.by_index("namespace", "a").value()),
+            (std::vector<std::string>{"a/x", "a/y"}));
+  EXPECT_EQ(sorted_keys(idx.by_index("namespace", "").value()), (std::vector<std::string>{"node"}));
   EXPECT_EQ(sorted(idx.index_keys("by-tier", "front").value()),
             (std::vector<std::string>{"a/x", "b/z"}));
   EXPECT_EQ(sorted(idx.list_index_func_values("namespace")),
             (std::vector<std::string>{"", "a", "b"}));
-  EXPECT_EQ(keys(idx.index("by-tier", *cached("q", "q", "1", {{"tier", "back"}})).value()),
+  EXPECT_EQ(sorted_keys(idx.index("by-tier", *cached("q", "q", "1", {{"tier", "back"}})).value()),
             (std::vector<std::string>{"a/y"}));
 
   // An update moves the object between index values.

@@ -12,14 +12,7 @@ namespace kcm::cache {
 namespace {
 
 using testing::cached;
-
-std::vector<std::string> keys(const std::vector<ObjectPtr>& objs) {
-  std::vector<std::string> out;
-  for (const auto& o : objs)
-    out.emplace_back(o->key());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::sorted_keys;
 
 std::unique_ptr<Indexer> filled(bool with_label_index) {
   Indexers indexers;
@@ -55,14 +48,15 @@ TEST(LabelIndexTest, ListersAnswerTheSameWithAndWithoutTheIndex) {
     auto selector = api::labels::parse(text);
     ASSERT_TRUE(selector.ok()) << text;
     for (const char* ns : {"a", "b", "c"}) {
-      EXPECT_EQ(keys(list_all_by_namespace(indexed, ns, *selector)),
-                keys(list_all_by_namespace(scanned, ns, *selector)))
+      EXPECT_EQ(sorted_keys(list_all_by_namespace(indexed, ns, *selector)),
+                sorted_keys(list_all_by_namespace(scanned, ns, *selector)))
           << text << " in " << ns;
     }
   }
   auto pinned = api::labels::parse("app=web,hash=h1");
   ASSERT_TRUE(pinned.ok());
-  EXPECT_EQ(keys(list_all_by_namespace(indexed, "a", *pinned)), std::vector<std::string>{"a/p1"});
+  EXPECT_EQ(sorted_keys(list_all_by_namespace(indexed, "a", *pinned)),
+            std::vector<std::string>{"a/p1"});
   ASSERT_TRUE(list_by_label_index(indexed, "a", *pinned).has_value());
   EXPECT_FALSE(list_by_label_index(scanned, "a", *pinned).has_value());
   auto unpinned = api::labels::parse("hash in (h1,h2)");

@@ -74,7 +74,7 @@ std::map<std::string, std::string> server_state(const FakeApiServer& s) {
   return out;
 }
 
-ReflectorOptions fast_options() {
+ReflectorOptions fast_reflector_options() {
   ReflectorOptions o;
   o.name = "test";
   o.type_description = "*v1.Pod";
@@ -100,7 +100,7 @@ TEST(ReflectorTest, ListsInPagesThenWatches) {
   for (int i = 0; i < 1200; ++i)
     server.create(make_object("ns", "p" + std::to_string(i)));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
 
   const auto lists = server.list_calls();
@@ -135,7 +135,7 @@ TEST(ReflectorTest, BookmarksAdvanceTheResourceVersion) {
   FakeApiServer server;
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   EXPECT_EQ(r.reflector.last_sync_resource_version(), "101");
   // Another resource's writes move the server's RV without events here: a
@@ -155,7 +155,7 @@ TEST(ReflectorTest, ExpiredWatchRelistsFromTheLastResourceVersion) {
   FakeApiServer server;
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   server.create(make_object("ns", "b"));  // rv 102, seen by the watch
   ASSERT_TRUE(eventually([&] { return store.state().size() == 2; }));
@@ -179,7 +179,7 @@ TEST(ReflectorTest, ExpiredWatchEventRelists) {
   FakeApiServer server;
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   server.send_bookmark();  // an event, so the close below is not a "very short watch"
   ASSERT_TRUE(eventually([&] { return r.reflector.last_sync_resource_version() == "101"; }));
@@ -201,7 +201,7 @@ TEST(ReflectorTest, NormalCloseRewatchesWithoutRelist) {
   FakeApiServer server;
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   server.create(make_object("ns", "b"));
   ASSERT_TRUE(eventually([&] { return store.state().size() == 2; }));
@@ -217,7 +217,7 @@ TEST(ReflectorTest, VeryShortWatchRelists) {
   FakeApiServer server;
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   // Closed within a second with no event: treated as an error, so a re-list.
   server.close_watches();
@@ -231,7 +231,7 @@ TEST(ReflectorTest, ListErrorsRetryWithBackoff) {
   RecordingStore store;
   std::vector<std::string> errors;
   std::mutex mu;
-  ReflectorOptions o = fast_options();
+  ReflectorOptions o = fast_reflector_options();
   o.watch_error_handler = [&](const api::Status& s) {
     std::lock_guard l(mu);
     errors.push_back(s.message);
@@ -249,7 +249,7 @@ TEST(ReflectorTest, ExpiredListRetriesAtOnceWithQuorumRead) {
   server.create(make_object("ns", "a"));
   server.fail_next_lists(api::gone("too old resource version"), 1);
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   const auto lists = server.list_calls();
   ASSERT_EQ(lists.size(), 2u);
@@ -262,7 +262,7 @@ TEST(ReflectorTest, ExpiredContinueFallsBackToOneFullList) {
   for (int i = 0; i < 3; ++i)
     server.create(make_object("ns", "p" + std::to_string(i)));
   RecordingStore store;
-  ReflectorOptions o = fast_options();
+  ReflectorOptions o = fast_reflector_options();
   o.page_size = 2;
   // The first page is served; then its continue token expires.
   struct ExpiringLw : ListerWatcher {
@@ -293,7 +293,7 @@ TEST(ReflectorTest, TooLargeResourceVersionRelistsWithQuorumRead) {
   FakeApiServer server;
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   api::Status too_large = api::timeout("Too large resource version: 999, current: 101", 1);
   server.fail_next_lists(too_large, 1);
@@ -308,7 +308,7 @@ TEST(ReflectorTest, TooManyRequestsOnWatchBacksOffAndRewatches) {
   server.create(make_object("ns", "a"));
   server.fail_next_watches(api::too_many_requests("slow down", 1), 2);
   RecordingStore store;
-  Running r(server, store, fast_options());
+  Running r(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   EXPECT_EQ(server.watch_calls().size(), 3u);
   EXPECT_EQ(server.list_calls().size(), 1u);
@@ -319,7 +319,7 @@ TEST(ReflectorTest, StreamingInitialList) {
   for (int i = 0; i < 5; ++i)
     server.create(make_object("ns", "p" + std::to_string(i)));
   RecordingStore store;
-  ReflectorOptions o = fast_options();
+  ReflectorOptions o = fast_reflector_options();
   o.use_watch_list = true;
   Running r(server, store, o);
   ASSERT_TRUE(eventually([&] { return store.count("replace") == 1; }));
@@ -343,7 +343,7 @@ TEST(ReflectorTest, StreamingListFallsBackToList) {
   server.set_supports_watch_list(false);
   server.create(make_object("ns", "a"));
   RecordingStore store;
-  ReflectorOptions o = fast_options();
+  ReflectorOptions o = fast_reflector_options();
   o.use_watch_list = true;
   Running r(server, store, o);
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
@@ -356,7 +356,7 @@ TEST(ReflectorTest, ResyncTimerAsksShouldResync) {
   server.create(make_object("ns", "a"));
   RecordingStore store;
   std::atomic<int> asked{0};
-  ReflectorOptions o = fast_options();
+  ReflectorOptions o = fast_reflector_options();
   o.resync_period = std::chrono::milliseconds(10);
   o.should_resync = [&] { return ++asked % 2 == 0; };
   Running r(server, store, o);
@@ -367,7 +367,7 @@ TEST(ReflectorTest, ResyncTimerAsksShouldResync) {
 TEST(ReflectorTest, StopEndsABlockedWatch) {
   FakeApiServer server;
   RecordingStore store;
-  auto r = std::make_unique<Running>(server, store, fast_options());
+  auto r = std::make_unique<Running>(server, store, fast_reflector_options());
   ASSERT_TRUE(eventually([&] { return server.open_watches() == 1; }));
   r.reset();  // joins: would hang if next() were not interrupted
   EXPECT_EQ(server.open_watches(), 0u);

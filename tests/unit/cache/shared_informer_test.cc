@@ -52,7 +52,7 @@ class Recorder : public ResourceEventHandler {
   std::vector<std::string> events_;
 };
 
-SharedInformerOptions fast_options() {
+SharedInformerOptions fast_informer_options() {
   SharedInformerOptions o;
   o.indexers.emplace(std::string(kNamespaceIndex), meta_namespace_index_func);
   o.reflector.backoff.initial = 1ms;
@@ -80,7 +80,7 @@ TEST(SharedInformerTest, HandlersSeeTheInitialListThenChanges) {
   auto server = std::make_shared<FakeApiServer>();
   server->create(make_object("ns", "a"));
   server->create(make_object("ns", "b"));
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   auto rec = std::make_shared<Recorder>();
   auto reg = r.informer.add_event_handler(rec);
   ASSERT_TRUE(reg.ok());
@@ -114,7 +114,7 @@ class DeletionsOnly : public Recorder {
 TEST(SharedInformerTest, HandlersGetOnlyTheNotificationsTheyDeclare) {
   auto server = std::make_shared<FakeApiServer>();
   server->create(make_object("ns", "a"));
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   auto deletions = std::make_shared<DeletionsOnly>();
   auto everything = std::make_shared<Recorder>();
   auto reg = r.informer.add_event_handler(deletions);
@@ -152,7 +152,7 @@ TEST(SharedInformerTest, MissedDeleteBecomesATombstoneOnRelist) {
   auto server = std::make_shared<FakeApiServer>();
   server->create(make_object("ns", "a"));
   server->create(make_object("ns", "b"));
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   auto rec = std::make_shared<Recorder>();
   ASSERT_TRUE(r.informer.add_event_handler(rec).ok());
   r.start();
@@ -177,7 +177,7 @@ TEST(SharedInformerTest, LateHandlerGetsTheCurrentObjects) {
   auto server = std::make_shared<FakeApiServer>();
   for (int i = 0; i < 50; ++i)
     server->create(make_object("ns", "p" + std::to_string(i)));
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   auto early = std::make_shared<Recorder>();
   ASSERT_TRUE(r.informer.add_event_handler(early).ok());
   r.start();
@@ -196,7 +196,7 @@ TEST(SharedInformerTest, LateHandlerGetsTheCurrentObjects) {
 TEST(SharedInformerTest, ResyncGoesOnlyToHandlersThatAskForIt) {
   auto server = std::make_shared<FakeApiServer>();
   server->create(make_object("ns", "a"));
-  SharedInformerOptions o = fast_options();
+  SharedInformerOptions o = fast_informer_options();
   o.resync_period = std::chrono::hours(1);  // an informer without a period cannot resync
   RunningInformer r(server, o);
   auto resyncing = std::make_shared<Recorder>();
@@ -212,7 +212,7 @@ TEST(SharedInformerTest, ResyncGoesOnlyToHandlersThatAskForIt) {
 
 TEST(SharedInformerTest, SlowHandlerDoesNotBlockOthers) {
   auto server = std::make_shared<FakeApiServer>();
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   std::atomic<bool> release{false};
   auto slow = std::make_shared<EventHandlerFuncs>();
   std::atomic<int> slow_seen{0};
@@ -236,7 +236,7 @@ TEST(SharedInformerTest, SlowHandlerDoesNotBlockOthers) {
 
 TEST(SharedInformerTest, StoppedInformerRefusesHandlers) {
   auto server = std::make_shared<FakeApiServer>();
-  SharedIndexInformer informer(server, fast_options());
+  SharedIndexInformer informer(server, fast_informer_options());
   {
     std::jthread t([&](std::stop_token st) { informer.run(st); });
     ASSERT_TRUE(eventually([&] { return informer.has_synced(); }));
@@ -251,7 +251,7 @@ TEST(SharedInformerTest, StoppedInformerRefusesHandlers) {
 
 TEST(SharedInformerTest, RemovedHandlerGetsNothingMore) {
   auto server = std::make_shared<FakeApiServer>();
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   auto a = std::make_shared<Recorder>();
   auto b = std::make_shared<Recorder>();
   auto ra = r.informer.add_event_handler(a);
@@ -270,7 +270,7 @@ TEST(SharedInformerTest, TransformDropsManagedFields) {
   obj.as_object()["metadata"].as_object()["managedFields"] =
       boost::json::array{boost::json::object{{"manager", "kubectl"}}};
   server->create(obj);
-  SharedInformerOptions o = fast_options();
+  SharedInformerOptions o = fast_informer_options();
   RunningInformer r(server, o);
   ASSERT_TRUE(r.informer.set_transform(drop_managed_fields).ok());
   r.start();
@@ -306,7 +306,7 @@ TEST(SharedInformerTest, SummarizerRunsOnEveryCachedObjectAfterTheTransform) {
   obj.as_object()["metadata"].as_object()["managedFields"] =
       boost::json::array{boost::json::object{{"manager", "kubectl"}}};
   server->create(obj);
-  RunningInformer r(server, fast_options());
+  RunningInformer r(server, fast_informer_options());
   ASSERT_TRUE(r.informer.set_transform(drop_managed_fields).ok());
   ASSERT_TRUE(r.informer.set_summarizer(summarize_name).ok());
   // Two controllers may ask for the same summary; another one is a conflict.

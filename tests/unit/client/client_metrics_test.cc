@@ -9,6 +9,7 @@
 
 #include "client/rate_limiter.h"
 #include "client/rest_client.h"
+#include "fake_clock.h"
 
 namespace kcm::client {
 namespace {
@@ -169,18 +170,6 @@ Request pods_request(std::string verb = "GET", std::string body = "") {
   r.body = std::move(body);
   return r;
 }
-
-class FakeClock final : public RateLimiterClock {
- public:
-  TimePoint now() const override { return now_; }
-  bool sleep_for(std::chrono::nanoseconds d, std::stop_token) override {
-    now_ += d;
-    return true;
-  }
-
- private:
-  TimePoint now_ = TimePoint(std::chrono::hours(1000));
-};
 
 constexpr const char* kHost = "127.0.0.1:6443";
 

@@ -2,35 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_clock.h"
+
 namespace kcm::client {
 namespace {
 
 using namespace std::chrono_literals;
 using std::chrono::nanoseconds;
-
-// Time moves only through sleeps and step(); a sleep can be made to fail as
-// if the caller's stop token fired.
-class FakeClock : public RateLimiterClock {
- public:
-  TimePoint now() const override { return now_; }
-  bool sleep_for(nanoseconds d, std::stop_token) override {
-    slept_.push_back(d);
-    if (interrupt_next_) {
-      interrupt_next_ = false;
-      return false;
-    }
-    now_ += d;
-    return true;
-  }
-  void step(nanoseconds d) { now_ += d; }
-  void interrupt_next_sleep() { interrupt_next_ = true; }
-  const std::vector<nanoseconds>& slept() const { return slept_; }
-
- private:
-  TimePoint now_ = TimePoint(std::chrono::hours(1000));
-  bool interrupt_next_ = false;
-  std::vector<nanoseconds> slept_;
-};
 
 TEST(TokenBucketTest, BurstThenRefillAtQps) {
   auto clock = std::make_shared<FakeClock>();

@@ -6,19 +6,20 @@
 #include <map>
 #include <random>
 
+#include "controller_test_util.h"
 #include "upstream_cases.h"
 
 namespace kcm::controller {
 namespace {
 
-using testing::cached_pod;
-using testing::cached_pods;
-using testing::cases_of;
-using testing::load_upstream_cases;
-using testing::pod_from_compact;
-using testing::pod_name;
-using testing::str;
-using testing::time_of;
+using kcm::testing::cached_pod;
+using kcm::testing::cached_pods;
+using kcm::testing::cases_of;
+using kcm::testing::load_upstream_cases;
+using kcm::testing::pod_from_compact;
+using kcm::testing::pod_name;
+using kcm::testing::str;
+using kcm::testing::time_of;
 
 // TestSortingActivePods: the input is shuffled 20 times upstream; every
 // shuffle must sort to the expected order.
@@ -91,16 +92,12 @@ PodOrderKey key(std::string node, int phase, bool ready) {
   return k;
 }
 
-api::Time at(const char* s) {
-  return *api::Time::parse(s);
-}
-
 TEST(ActivePods, LogScaleTieBreaksByUid) {
-  const api::Time now = at("2024-06-15T12:00:00Z");
+  const api::Time now = time_at("2024-06-15T12:00:00Z");
   PodOrderKey a = key("n", 2, true);
   PodOrderKey b = key("n", 2, true);
-  a.ready_time = at("2024-06-15T07:00:00Z");  // 5h: bucket 44
-  b.ready_time = at("2024-06-15T04:00:00Z");  // 8h: bucket 44
+  a.ready_time = time_at("2024-06-15T07:00:00Z");  // 5h: bucket 44
+  b.ready_time = time_at("2024-06-15T04:00:00Z");  // 8h: bucket 44
   a.uid = "b-uid";
   b.uid = "a-uid";
   EXPECT_TRUE(active_pods_with_ranks_less(b, 0, a, 0, now));
@@ -115,11 +112,11 @@ TEST(ActivePods, LogScaleTieBreaksByUid) {
 
 TEST(ActivePods, FutureTimesRankBelowEverything) {
   // now - t <= 0 puts a pod in bucket -1, ahead of any past time.
-  const api::Time now = at("2024-06-15T12:00:00Z");
+  const api::Time now = time_at("2024-06-15T12:00:00Z");
   PodOrderKey a = key("n", 2, false);
   PodOrderKey b = key("n", 2, false);
-  a.creation_time = at("2024-06-15T13:00:00Z");
-  b.creation_time = at("2024-06-15T11:59:59Z");
+  a.creation_time = time_at("2024-06-15T13:00:00Z");
+  b.creation_time = time_at("2024-06-15T11:59:59Z");
   EXPECT_TRUE(active_pods_with_ranks_less(a, 0, b, 0, now));
   EXPECT_FALSE(active_pods_with_ranks_less(b, 0, a, 0, now));
 }
@@ -137,16 +134,16 @@ TEST(ActivePods, SidecarRestartsBreakTies) {
 }
 
 TEST(ActivePods, PhasesOutsideTheMapCountAsPending) {
-  const CachedPod succeeded = cached_pod(testing::pod_from_compact(
+  const CachedPod succeeded = cached_pod(kcm::testing::pod_from_compact(
       json::parse(R"({"name":"s","nodeName":"n","phase":"Succeeded"})").as_object()));
   EXPECT_EQ(pod_order_key(succeeded).phase_ordinal, 0);
-  const CachedPod unknown = cached_pod(testing::pod_from_compact(
+  const CachedPod unknown = cached_pod(kcm::testing::pod_from_compact(
       json::parse(R"({"name":"u","nodeName":"n","phase":"Unknown"})").as_object()));
   EXPECT_EQ(pod_order_key(unknown).phase_ordinal, 1);
 }
 
 TEST(ActivePods, InvalidDeletionCostCountsAsZero) {
-  const CachedPod pod = cached_pod(testing::pod_from_compact(
+  const CachedPod pod = cached_pod(kcm::testing::pod_from_compact(
       json::parse(
           R"({"name":"p","annotations":{"controller.kubernetes.io/pod-deletion-cost":"+5"}})")
           .as_object()));
@@ -155,10 +152,10 @@ TEST(ActivePods, InvalidDeletionCostCountsAsZero) {
 
 TEST(ActivePods, SortWithRanksKeepsRanksAligned) {
   const std::vector<CachedPod> pods = cached_pods({
-      testing::pod_from_compact(
+      kcm::testing::pod_from_compact(
           json::parse(R"({"name":"a","nodeName":"n1","phase":"Running","ready":true})")
               .as_object()),
-      testing::pod_from_compact(
+      kcm::testing::pod_from_compact(
           json::parse(R"({"name":"b","nodeName":"n2","phase":"Running","ready":true})")
               .as_object()),
   });

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "controller_test_util.h"
+
 namespace kcm::controller {
 namespace {
 
@@ -12,10 +14,6 @@ PodFacts facts(std::string_view text) {
 CachedPod cached(std::string_view text) {
   return CachedPod::from_json(json::parse(text)).value();
 }
-api::Time at(const char* s) {
-  return *api::Time::parse(s);
-}
-
 // Ready since 12:00:10.
 constexpr std::string_view kReadySince10 =
     R"({"status": {"conditions": [{"type": "Ready", "status": "True",)"
@@ -38,11 +36,11 @@ TEST(CachedPod, FactsHoldWhatThePodUtilHelpersRead) {
   EXPECT_EQ(f.phase, "Running");
   EXPECT_EQ(f.node_name, "node-with-a-name-longer-than-fifteen");
   EXPECT_TRUE(f.ready);
-  EXPECT_EQ(f.ready_time, at("2024-06-15T12:00:10Z"));
+  EXPECT_EQ(f.ready_time, time_at("2024-06-15T12:00:10Z"));
   EXPECT_EQ(f.deletion_cost, -7);
   EXPECT_EQ(f.restarts.regular, 3);
   EXPECT_EQ(f.restarts.sidecar, 2);
-  EXPECT_EQ(f.creation_time, at("2024-06-15T12:00:00Z"));
+  EXPECT_EQ(f.creation_time, time_at("2024-06-15T12:00:00Z"));
   // Its bytes count the node name, which does not fit in the string itself.
   EXPECT_GT(f.footprint_bytes(), sizeof(PodFacts) + f.node_name.size());
 
@@ -81,38 +79,40 @@ TEST(CachedPod, FactsComeFromTheSummaryOrFromTheBody) {
 
 TEST(CachedPod, AvailabilityBoundaryIsInclusive) {
   const PodFacts p = facts(kReadySince10);
-  EXPECT_TRUE(is_pod_available(p, 0, at("2024-06-15T12:00:00Z")));  // 0: ready is enough
-  EXPECT_FALSE(is_pod_available(p, 5, at("2024-06-15T12:00:14Z")));
-  EXPECT_TRUE(is_pod_available(p, 5, at("2024-06-15T12:00:15Z")));  // exactly at the deadline
-  EXPECT_TRUE(is_pod_available(p, 5, at("2024-06-15T12:00:16Z")));
+  EXPECT_TRUE(is_pod_available(p, 0, time_at("2024-06-15T12:00:00Z")));  // 0: ready is enough
+  EXPECT_FALSE(is_pod_available(p, 5, time_at("2024-06-15T12:00:14Z")));
+  EXPECT_TRUE(is_pod_available(p, 5, time_at("2024-06-15T12:00:15Z")));  // exactly at the deadline
+  EXPECT_TRUE(is_pod_available(p, 5, time_at("2024-06-15T12:00:16Z")));
   // A zero lastTransitionTime is never available with minReadySeconds > 0.
   const PodFacts zero =
       facts(R"({"status": {"conditions": [{"type": "Ready", "status": "True"}]}})");
-  EXPECT_TRUE(is_pod_available(zero, 0, at("2024-06-15T12:00:00Z")));
-  EXPECT_FALSE(is_pod_available(zero, 1, at("2030-01-01T00:00:00Z")));
+  EXPECT_TRUE(is_pod_available(zero, 0, time_at("2024-06-15T12:00:00Z")));
+  EXPECT_FALSE(is_pod_available(zero, 1, time_at("2030-01-01T00:00:00Z")));
   // Not ready: never available.
   EXPECT_FALSE(is_pod_available(facts(R"({"status": {"phase": "Running"}})"), 0,
-                                at("2024-06-15T12:00:00Z")));
+                                time_at("2024-06-15T12:00:00Z")));
 }
 
 TEST(CachedPod, NextAvailabilityCheck) {
   const CachedPod p = cached(kReadySince10);
-  auto next = next_pod_availability_check(p.facts(), 5, at("2024-06-15T12:00:12Z"));
+  auto next = next_pod_availability_check(p.facts(), 5, time_at("2024-06-15T12:00:12Z"));
   ASSERT_TRUE(next.has_value());
   EXPECT_EQ(*next, std::chrono::seconds(3));
-  EXPECT_FALSE(next_pod_availability_check(p.facts(), 5, at("2024-06-15T12:00:15Z")).has_value());
-  EXPECT_FALSE(next_pod_availability_check(p.facts(), 0, at("2024-06-15T12:00:12Z")).has_value());
+  EXPECT_FALSE(
+      next_pod_availability_check(p.facts(), 5, time_at("2024-06-15T12:00:15Z")).has_value());
+  EXPECT_FALSE(
+      next_pod_availability_check(p.facts(), 0, time_at("2024-06-15T12:00:12Z")).has_value());
 
   const CachedPod later = cached(R"({"status": {"conditions": [
       {"type": "Ready", "status": "True", "lastTransitionTime": "2024-06-15T12:00:11Z"}]}})");
   const CachedPod not_ready = cached(R"({"status": {"phase": "Pending"}})");
   const std::vector<const CachedPod*> pods = {&not_ready, &later, &p};
-  auto min = find_min_next_pod_availability_check(pods, 5, at("2024-06-15T12:00:12Z"));
+  auto min = find_min_next_pod_availability_check(pods, 5, time_at("2024-06-15T12:00:12Z"));
   ASSERT_TRUE(min.has_value());
   EXPECT_EQ(min->after, std::chrono::seconds(3));
   EXPECT_EQ(min->pod_index, 2u);
   EXPECT_FALSE(
-      find_min_next_pod_availability_check(pods, 5, at("2024-06-15T12:01:00Z")).has_value());
+      find_min_next_pod_availability_check(pods, 5, time_at("2024-06-15T12:01:00Z")).has_value());
 }
 
 TEST(CachedPod, ActiveTerminalTerminating) {

@@ -5,16 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "controller_test_util.h"
 #include "recording_transport.h"
 
 namespace kcm::controller {
 namespace {
 
 using testing::RecordingTransport;
-
-json::object obj(std::string_view text) {
-  return json::parse(text).as_object();
-}
 
 constexpr std::string_view kFinalizer = "example.com/cleanup";
 const api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
@@ -44,7 +41,7 @@ TEST(Finalizers, FinalizersOf) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const auto got = finalizers_of(obj(c.input));
+    const auto got = finalizers_of(json_object(c.input));
     if (c.error.empty()) {
       ASSERT_TRUE(got.ok()) << got.error();
       EXPECT_EQ(*got, c.want);
@@ -56,13 +53,13 @@ TEST(Finalizers, FinalizersOf) {
 }
 
 TEST(Finalizers, HasFinalizer) {
-  EXPECT_TRUE(has_finalizer(obj(R"({"metadata":{"finalizers":["a","b"]}})"), "b"));
-  EXPECT_FALSE(has_finalizer(obj(R"({"metadata":{"finalizers":["a","b"]}})"), "c"));
-  EXPECT_FALSE(has_finalizer(obj(R"({})"), "a"));
+  EXPECT_TRUE(has_finalizer(json_object(R"({"metadata":{"finalizers":["a","b"]}})"), "b"));
+  EXPECT_FALSE(has_finalizer(json_object(R"({"metadata":{"finalizers":["a","b"]}})"), "c"));
+  EXPECT_FALSE(has_finalizer(json_object(R"({})"), "a"));
   // Malformed lists hold nothing rather than failing.
-  EXPECT_FALSE(has_finalizer(obj(R"({"metadata":{"finalizers":"a"}})"), "a"));
-  EXPECT_FALSE(has_finalizer(obj(R"({"metadata":{"finalizers":["a",{}]}})"), "a"));
-  const api::Object o(obj(R"({"metadata":{"finalizers":["x"]}})"));
+  EXPECT_FALSE(has_finalizer(json_object(R"({"metadata":{"finalizers":"a"}})"), "a"));
+  EXPECT_FALSE(has_finalizer(json_object(R"({"metadata":{"finalizers":["a",{}]}})"), "a"));
+  const api::Object o(json_object(R"({"metadata":{"finalizers":["x"]}})"));
   EXPECT_TRUE(has_finalizer(o, "x"));
   EXPECT_FALSE(has_finalizer(o, "y"));
 }
@@ -79,7 +76,7 @@ struct EditCase {
 void run_edit_cases(const std::vector<EditCase>& cases, bool add) {
   for (const EditCase& c : cases) {
     SCOPED_TRACE(c.name);
-    json::object o = obj(c.input);
+    json::object o = json_object(c.input);
     const auto got = add ? add_finalizer(o, c.finalizer) : remove_finalizer(o, c.finalizer);
     if (c.error.empty()) {
       ASSERT_TRUE(got.ok()) << got.error();
@@ -88,7 +85,7 @@ void run_edit_cases(const std::vector<EditCase>& cases, bool add) {
       ASSERT_FALSE(got.ok());
       EXPECT_EQ(got.error(), c.error);
     }
-    EXPECT_EQ(json::serialize(o), json::serialize(obj(c.want.empty() ? c.input : c.want)));
+    EXPECT_EQ(json::serialize(o), json::serialize(json_object(c.want.empty() ? c.input : c.want)));
   }
 }
 
@@ -129,7 +126,7 @@ TEST(Finalizers, RemoveFinalizer) {
 }
 
 TEST(Finalizers, EditsThroughObject) {
-  api::Object o(obj(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}})"));
+  api::Object o(json_object(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}})"));
   ASSERT_TRUE(add_finalizer(o, "f").ok());
   EXPECT_TRUE(has_finalizer(o, "f"));
   auto removed = remove_finalizer(o, "f");
@@ -140,11 +137,12 @@ TEST(Finalizers, EditsThroughObject) {
 }
 
 TEST(Finalizers, BeingDeleted) {
-  EXPECT_TRUE(being_deleted(obj(R"({"metadata":{"deletionTimestamp":"2024-01-01T00:00:00Z"}})")));
-  EXPECT_FALSE(being_deleted(obj(R"({"metadata":{"deletionTimestamp":null}})")));
-  EXPECT_FALSE(being_deleted(obj(R"({"metadata":{}})")));
-  EXPECT_FALSE(being_deleted(obj(R"({"metadata":7})")));
-  EXPECT_FALSE(being_deleted(obj(R"({})")));
+  EXPECT_TRUE(
+      being_deleted(json_object(R"({"metadata":{"deletionTimestamp":"2024-01-01T00:00:00Z"}})")));
+  EXPECT_FALSE(being_deleted(json_object(R"({"metadata":{"deletionTimestamp":null}})")));
+  EXPECT_FALSE(being_deleted(json_object(R"({"metadata":{}})")));
+  EXPECT_FALSE(being_deleted(json_object(R"({"metadata":7})")));
+  EXPECT_FALSE(being_deleted(json_object(R"({})")));
 }
 
 TEST(Finalizers, MergePatch) {
@@ -165,7 +163,7 @@ TEST(Finalizers, PatchAddSendsGuardedMergePatch) {
   transport->answer(200, R"({"metadata":{"name":"w1","resourceVersion":"43"}})");
   // An all-namespaces client: the object's namespace is used.
   client::ResourceClient widgets = testing::resource_client(transport, kWidgets);
-  const auto got = patch_add_finalizer(widgets, obj(kWidget), kFinalizer);
+  const auto got = patch_add_finalizer(widgets, json_object(kWidget), kFinalizer);
   ASSERT_TRUE(got.ok()) << got.error().message;
   ASSERT_TRUE(got->has_value());
   EXPECT_EQ(api::as_string_view(api::find_path(**got, {"metadata", "resourceVersion"})), "43");
@@ -184,7 +182,7 @@ TEST(Finalizers, PatchRemoveSendsNullForTheLastOne) {
   transport->answer(200, R"({"metadata":{"name":"n"}})");
   client::ResourceClient nodes = testing::resource_client(transport, {"", "v1", "nodes"});
   const json::object node =
-      obj(R"({"metadata":{"name":"n","resourceVersion":"9","finalizers":["f"]}})");
+      json_object(R"({"metadata":{"name":"n","resourceVersion":"9","finalizers":["f"]}})");
   const auto got = patch_remove_finalizer(nodes, node, "f");
   ASSERT_TRUE(got.ok()) << got.error().message;
   ASSERT_EQ(transport->sent().size(), 1u);
@@ -195,10 +193,10 @@ TEST(Finalizers, PatchRemoveSendsNullForTheLastOne) {
 TEST(Finalizers, PatchNothingToDoSendsNothing) {
   auto transport = std::make_shared<RecordingTransport>();
   client::ResourceClient widgets = testing::resource_client(transport, kWidgets, "ns1");
-  auto added = patch_add_finalizer(widgets, obj(kWidget), "other");
+  auto added = patch_add_finalizer(widgets, json_object(kWidget), "other");
   ASSERT_TRUE(added.ok());
   EXPECT_FALSE(added->has_value());
-  auto removed = patch_remove_finalizer(widgets, obj(kWidget), kFinalizer);
+  auto removed = patch_remove_finalizer(widgets, json_object(kWidget), kFinalizer);
   ASSERT_TRUE(removed.ok());
   EXPECT_FALSE(removed->has_value());
   EXPECT_TRUE(transport->sent().empty());
@@ -227,7 +225,7 @@ TEST(Finalizers, PatchBadInputFailsWithoutARequest) {
     SCOPED_TRACE(c.name);
     auto transport = std::make_shared<RecordingTransport>();
     client::ResourceClient widgets = testing::resource_client(transport, kWidgets, "ns1");
-    const auto got = patch_add_finalizer(widgets, obj(c.input), c.finalizer);
+    const auto got = patch_add_finalizer(widgets, json_object(c.input), c.finalizer);
     ASSERT_FALSE(got.ok());
     EXPECT_EQ(got.error().message, c.error);
     EXPECT_TRUE(client::is_client_error(got.error()));
@@ -239,7 +237,7 @@ TEST(Finalizers, PatchConflictIsReturned) {
   auto transport = std::make_shared<RecordingTransport>();
   transport->answer(api::conflict({"example.com", "widgets"}, "w1", api::kObjectModified));
   client::ResourceClient widgets = testing::resource_client(transport, kWidgets, "ns1");
-  const auto got = patch_add_finalizer(widgets, obj(kWidget), kFinalizer);
+  const auto got = patch_add_finalizer(widgets, json_object(kWidget), kFinalizer);
   ASSERT_FALSE(got.ok());
   EXPECT_TRUE(got.error().is(api::reason::kConflict));
   EXPECT_EQ(got.error().code, 409);
@@ -358,7 +356,7 @@ TEST(Finalize, Table) {
       transport->answer(200, R"({"metadata":{"name":"w1","resourceVersion":"99"}})");
     }
     client::ResourceClient widgets = testing::resource_client(transport, kWidgets);
-    const json::object input = obj(c.input);
+    const json::object input = json_object(c.input);
     bool applied = false;
     bool cleaned = false;
     const FinalizerFn apply = [&](const json::object& o) -> Result<void> {
@@ -407,8 +405,8 @@ TEST(Finalize, UnsetFunctionsSucceed) {
   auto transport = std::make_shared<RecordingTransport>();
   transport->answer(200, "{}");
   client::ResourceClient widgets = testing::resource_client(transport, kWidgets);
-  EXPECT_TRUE(finalize(widgets, obj(kLive), kFinalizer, {}, {}).ok());
-  const FinalizeResult r = finalize(widgets, obj(kDeleting), kFinalizer, {}, {});
+  EXPECT_TRUE(finalize(widgets, json_object(kLive), kFinalizer, {}, {}).ok());
+  const FinalizeResult r = finalize(widgets, json_object(kDeleting), kFinalizer, {}, {});
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.action, FinalizeAction::kCleanedUp);
   EXPECT_EQ(transport->sent().size(), 1u);

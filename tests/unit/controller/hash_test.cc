@@ -8,12 +8,12 @@ namespace kcm::controller {
 namespace {
 
 TEST(Hash, UpstreamSafeEncodeString) {
-  const json::object file = testing::load_upstream_cases("safe_encode_string.json");
-  ASSERT_EQ(testing::cases_of(file).size(), 2u);
-  for (const json::value& c : testing::cases_of(file)) {
-    EXPECT_EQ(safe_encode_string(testing::str(c.at("input").at("decimal"))),
-              testing::str(c.at("expected").at("encoded")))
-        << testing::str(c.at("name"));
+  const json::object file = kcm::testing::load_upstream_cases("safe_encode_string.json");
+  ASSERT_EQ(kcm::testing::cases_of(file).size(), 2u);
+  for (const json::value& c : kcm::testing::cases_of(file)) {
+    EXPECT_EQ(safe_encode_string(kcm::testing::str(c.at("input").at("decimal"))),
+              kcm::testing::str(c.at("expected").at("encoded")))
+        << kcm::testing::str(c.at("name"));
   }
 }
 

@@ -5,12 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "controller_test_util.h"
+
 namespace kcm::controller {
 namespace {
-
-json::object obj(std::string_view text) {
-  return json::parse(text).as_object();
-}
 
 std::string child(std::string_view ns, std::string_view refs) {
   std::string s = R"({"kind":"Pod","metadata":{"name":"c","resourceVersion":"1")";
@@ -90,7 +88,7 @@ TEST(OwnerEventHandler, ControllerOwnerKey) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const json::object o = obj(c.child);
+    const json::object o = json_object(c.child);
     EXPECT_EQ(controller_owner_key(o, c.owner.group, c.owner.kind, c.owner.namespaced), c.want);
     // owner_keys over JSON and over the cache agree with it.
     const std::vector<std::string> want =
@@ -110,15 +108,15 @@ TEST(OwnerEventHandler, AllOwners) {
           {"apiVersion":"apps/v1beta1","kind":"ReplicaSet","name":"b","uid":"3"},
           {"apiVersion":"apps/v1","kind":"ReplicaSet","name":"a","uid":"4"}])");
   const std::vector<std::string> want = {"ns1/a", "ns1/b"};
-  EXPECT_EQ(owner_keys(obj(c), kReplicaSets, /*only_controller=*/false), want);
+  EXPECT_EQ(owner_keys(json_object(c), kReplicaSets, /*only_controller=*/false), want);
   EXPECT_EQ(owner_keys(*cached(c), kReplicaSets, false), want);
-  EXPECT_TRUE(owner_keys(obj(c), kReplicaSets, true).empty());
-  EXPECT_EQ(owner_keys(obj(c), OwnerType{"batch", "Job", true}, true),
+  EXPECT_TRUE(owner_keys(json_object(c), kReplicaSets, true).empty());
+  EXPECT_EQ(owner_keys(json_object(c), OwnerType{"batch", "Job", true}, true),
             std::vector<std::string>{"ns1/j"});
 }
 
 // Anything with add(const std::string&) is a queue for the handler.
-struct FakeQueue {
+struct KeyRecordingQueue {
   std::vector<std::string> added;
   void add(const std::string& key) { added.push_back(key); }
 };
@@ -130,7 +128,7 @@ std::string rs_child(std::string_view rs, std::string_view rv) {
 }
 
 TEST(OwnerEventHandler, HandlerEnqueuesOwners) {
-  FakeQueue queue;
+  KeyRecordingQueue queue;
   const auto handler = enqueue_for_owner(kReplicaSets, queue);
 
   handler->on_add(cached(rs_child("web", "1")), true);

@@ -5,12 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "controller_test_util.h"
+
 namespace kcm::controller {
 namespace {
-
-json::object obj(std::string_view text) {
-  return json::parse(text).as_object();
-}
 
 const Owner kRs{"apps/v1", "ReplicaSet", "web", "rs-uid", "default"};
 const Owner kNode{"v1", "Node", "n1", "node-uid", ""};
@@ -59,7 +57,7 @@ TEST(OwnerReferences, OwnerFromJson) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const auto got = Owner::from_json(obj(c.input));
+    const auto got = Owner::from_json(json_object(c.input));
     if (c.error.empty()) {
       ASSERT_TRUE(got.ok()) << got.error();
       EXPECT_EQ(got->api_version, c.want.api_version);
@@ -74,7 +72,7 @@ TEST(OwnerReferences, OwnerFromJson) {
     }
   }
   const api::Object o(
-      obj(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","uid":"u"}})"));
+      json_object(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","uid":"u"}})"));
   ASSERT_TRUE(Owner::from_object(o).ok());
 }
 
@@ -96,11 +94,11 @@ TEST(OwnerReferences, OwnerReferencesOfErrors) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.input);
-    const auto got = owner_references_of(obj(c.input));
+    const auto got = owner_references_of(json_object(c.input));
     ASSERT_FALSE(got.ok());
     EXPECT_EQ(got.error(), c.error);
   }
-  auto none = owner_references_of(obj(R"({"metadata":{"ownerReferences":null}})"));
+  auto none = owner_references_of(json_object(R"({"metadata":{"ownerReferences":null}})"));
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
 }
@@ -175,7 +173,7 @@ void expect_set(const SetCase& c, const Result<void>& got, const json::object& o
     ASSERT_FALSE(got.ok());
     EXPECT_EQ(got.error(), c.error);
   }
-  EXPECT_EQ(json::serialize(o), json::serialize(obj(c.want.empty() ? c.input : c.want)));
+  EXPECT_EQ(json::serialize(o), json::serialize(json_object(c.want.empty() ? c.input : c.want)));
 }
 
 TEST(OwnerReferences, SetControllerReference) {
@@ -227,17 +225,17 @@ TEST(OwnerReferences, SetControllerReference) {
   };
   for (const SetCase& c : cases) {
     SCOPED_TRACE(c.name);
-    json::object o = obj(c.input);
+    json::object o = json_object(c.input);
     expect_set(c, set_controller_reference(c.owner, o), o);
   }
 }
 
 TEST(OwnerReferences, SetControllerReferenceWithoutBlocking) {
-  api::Object pod(obj(pod_with("")));
+  api::Object pod(json_object(pod_with("")));
   ASSERT_TRUE(set_controller_reference(kRs, pod, /*block_owner_deletion=*/false).ok());
   EXPECT_EQ(
       pod.to_json_string(),
-      json::serialize(obj(pod_with(
+      json::serialize(json_object(pod_with(
           R"([{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"rs-uid","controller":true,"blockOwnerDeletion":false}])"))));
   // Setting it again is a no-op.
   const std::string before = pod.to_json_string();
@@ -271,14 +269,14 @@ TEST(OwnerReferences, SetOwnerReference) {
   };
   for (const SetCase& c : cases) {
     SCOPED_TRACE(c.name);
-    json::object o = obj(c.input);
+    json::object o = json_object(c.input);
     expect_set(c, set_owner_reference(c.owner, o), o);
   }
-  api::Object pod(obj(pod_with("")));
+  api::Object pod(json_object(pod_with("")));
   ASSERT_TRUE(set_owner_reference(kRs, pod, true).ok());
   EXPECT_EQ(
       pod.to_json_string(),
-      json::serialize(obj(pod_with(
+      json::serialize(json_object(pod_with(
           R"([{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"rs-uid","blockOwnerDeletion":true}])"))));
 }
 
@@ -304,12 +302,12 @@ TEST(OwnerReferences, RemoveOwnerReference) {
   };
   for (const SetCase& c : cases) {
     SCOPED_TRACE(c.name);
-    json::object o = obj(c.input);
+    json::object o = json_object(c.input);
     expect_set(c, remove_owner_reference(c.owner, o), o);
   }
-  api::Object pod(obj(pod_with("[" + std::string(kRsControllerRef) + "]")));
+  api::Object pod(json_object(pod_with("[" + std::string(kRsControllerRef) + "]")));
   ASSERT_TRUE(remove_owner_reference(kRs, pod).ok());
-  EXPECT_EQ(pod.to_json_string(), json::serialize(obj(pod_with(""))));
+  EXPECT_EQ(pod.to_json_string(), json::serialize(json_object(pod_with(""))));
 }
 
 TEST(OwnerReferences, Queries) {
@@ -339,7 +337,7 @@ TEST(OwnerReferences, Queries) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const json::object o = obj(c.input);
+    const json::object o = json_object(c.input);
     EXPECT_EQ(has_controller_reference(o), c.has_controller);
     const auto ref = get_controller_of(o);
     EXPECT_EQ(ref ? ref->uid : "", c.controller_uid);

@@ -2,25 +2,23 @@
 
 #include <gtest/gtest.h>
 
+#include "controller_test_util.h"
+
 namespace kcm::controller {
 namespace {
 
 json::object pod(std::string_view text) {
   return json::parse(text).as_object();
 }
-api::Time at(const char* s) {
-  return *api::Time::parse(s);
-}
-
-constexpr std::string_view kReadySince10 = R"({
+constexpr std::string_view kReadyPodSince10 = R"({
   "metadata": {"name": "p", "namespace": "ns"},
   "status": {"phase": "Running", "conditions": [
     {"type": "PodScheduled", "status": "True"},
     {"type": "Ready", "status": "True", "lastTransitionTime": "2024-06-15T12:00:10Z"}]}})";
 
 TEST(PodUtil, ReadyReadsTheFirstReadyCondition) {
-  EXPECT_TRUE(is_pod_ready(pod(kReadySince10)));
-  EXPECT_EQ(pod_ready_time(pod(kReadySince10)), at("2024-06-15T12:00:10Z"));
+  EXPECT_TRUE(is_pod_ready(pod(kReadyPodSince10)));
+  EXPECT_EQ(pod_ready_time(pod(kReadyPodSince10)), time_at("2024-06-15T12:00:10Z"));
   // A later Ready=True does not count once the first Ready is False.
   const auto p = pod(R"({"status": {"conditions": [
       {"type": "Ready", "status": "False", "lastTransitionTime": "2024-06-15T12:00:00Z"},
@@ -90,7 +88,7 @@ TEST(PodUtil, Fields) {
                          "spec": {"nodeName": "n1"}, "status": {"phase": "Pending"}})");
   EXPECT_EQ(pod_node_name(p), "n1");
   EXPECT_EQ(pod_phase(p), "Pending");
-  EXPECT_EQ(pod_creation_time(p), at("2024-06-15T12:00:00Z"));
+  EXPECT_EQ(pod_creation_time(p), time_at("2024-06-15T12:00:00Z"));
   EXPECT_TRUE(pod_creation_time(pod("{}")).is_zero());
   EXPECT_TRUE(
       pod_creation_time(pod(R"({"metadata": {"creationTimestamp": "garbage"}})")).is_zero());

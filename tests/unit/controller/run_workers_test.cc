@@ -15,7 +15,7 @@ using std::chrono::milliseconds;
 
 // A queue of `pending` anonymous items: process_next blocks while it is empty
 // and returns false once it is shut down and drained, as a workqueue's get().
-struct FakeQueue {
+struct CountingWorkQueue {
   std::mutex mu;
   std::condition_variable cv;
   int pending = 0;
@@ -53,7 +53,7 @@ bool eventually(const std::function<bool()>& condition) {
 }
 
 TEST(RunWorkersTest, WorkersStartAfterTheCachesSyncAndEndAfterShutDown) {
-  FakeQueue queue;
+  CountingWorkQueue queue;
   queue.pending = 5;
   std::atomic<bool> synced{false};
   std::atomic<bool> on_synced_ran{false};
@@ -82,7 +82,7 @@ TEST(RunWorkersTest, WorkersStartAfterTheCachesSyncAndEndAfterShutDown) {
 }
 
 TEST(RunWorkersTest, StopBeforeTheCachesSyncStartsNoWorker) {
-  FakeQueue queue;
+  CountingWorkQueue queue;
   queue.pending = 1;
   std::atomic<int> calls{0};
   const WorkerLoop loop{.controller = "test-controller",

@@ -14,11 +14,11 @@ namespace json = api::json;
 
 // TestSlowStartBatch: fn succeeds for its first `callsThatSucceed` calls.
 TEST(SlowStartBatch, UpstreamCases) {
-  const json::object file = testing::load_upstream_cases("slow_start_batch.json");
-  ASSERT_EQ(testing::cases_of(file).size(), 3u);
+  const json::object file = kcm::testing::load_upstream_cases("slow_start_batch.json");
+  ASSERT_EQ(kcm::testing::cases_of(file).size(), 3u);
   ParallelCalls four(4);
   for (ParallelCalls* parallel : {static_cast<ParallelCalls*>(nullptr), &four}) {
-    for (const json::value& c : testing::cases_of(file)) {
+    for (const json::value& c : kcm::testing::cases_of(file)) {
       const json::object& in = c.at("input").as_object();
       const json::object& want = c.at("expected").as_object();
       const int succeed = static_cast<int>(in.at("callsThatSucceed").as_int64());
@@ -31,7 +31,7 @@ TEST(SlowStartBatch, UpstreamCases) {
           static_cast<int>(in.at("count").as_int64()),
           static_cast<int>(in.at("initialBatchSize").as_int64()), fn, parallel);
       const std::string name =
-          testing::str(c.at("name")) + (parallel != nullptr ? " in parallel" : " sequential");
+          kcm::testing::str(c.at("name")) + (parallel != nullptr ? " in parallel" : " sequential");
       EXPECT_EQ(r.successes, want.at("successes").as_int64()) << name;
       EXPECT_EQ(r.error.has_value(), want.at("error").as_bool()) << name;
       if (r.error) {

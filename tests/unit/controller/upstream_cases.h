@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/json.h"
@@ -105,6 +106,11 @@ inline std::string pod_name(const json::object* pod) {
 // A pod as an informer that keeps pod summaries caches it.
 inline controller::CachedPod cached_pod(const json::object& pod) {
   return controller::CachedPod::from_json(json::value(pod)).value();
+}
+
+// The pod `text` (a JSON object) as the controllers' caches hold it.
+inline controller::CachedPod parse_cached_pod(std::string_view text) {
+  return cached_pod(json::parse(text).as_object());
 }
 
 inline std::vector<controller::CachedPod> cached_pods(const std::vector<json::object>& pods) {

@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::wait_for;
 
-struct Fixture {
+struct DelayingFixture {
   std::shared_ptr<FakeClock> clock = std::make_shared<FakeClock>();
   DelayingQueue<std::string> q{QueueConfig{.clock = clock}};
 
@@ -27,7 +27,7 @@ struct Fixture {
 };
 
 TEST(DelayingQueueTest, Simple) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("foo", 50ms);
   EXPECT_EQ(f.q.waiting_len(), 1u);
   EXPECT_EQ(f.q.len(), 0u);
@@ -48,7 +48,7 @@ TEST(DelayingQueueTest, Simple) {
 }
 
 TEST(DelayingQueueTest, NotReadyBeforeItsTime) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("foo", 50ms);
   f.clock->step(49ms);
   f.settle();
@@ -59,7 +59,7 @@ TEST(DelayingQueueTest, NotReadyBeforeItsTime) {
 }
 
 TEST(DelayingQueueTest, Deduping) {
-  Fixture f;
+  DelayingFixture f;
   const TimePoint start = f.clock->now();
   f.q.add_after("foo", 50ms);
   f.q.add_after("foo", 70ms);  // later: ignored
@@ -100,7 +100,7 @@ TEST(DelayingQueueTest, Deduping) {
 }
 
 TEST(DelayingQueueTest, AddTwoFireEarly) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("foo", 1s);
   f.q.add_after("bar", 50ms);
   EXPECT_EQ(f.q.waiting_len(), 2u);
@@ -124,7 +124,7 @@ TEST(DelayingQueueTest, AddTwoFireEarly) {
 }
 
 TEST(DelayingQueueTest, CopyShifting) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("foo", 1s);
   f.q.add_after("bar", 500ms);
   f.q.add_after("baz", 250ms);
@@ -140,7 +140,7 @@ TEST(DelayingQueueTest, CopyShifting) {
 }
 
 TEST(DelayingQueueTest, NonPositiveDelayAddsAtOnce) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("zero", 0ns);
   f.q.add_after("negative", -5s);
   EXPECT_EQ(f.q.len(), 2u);
@@ -148,7 +148,7 @@ TEST(DelayingQueueTest, NonPositiveDelayAddsAtOnce) {
 }
 
 TEST(DelayingQueueTest, HugeDelaySaturates) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("later", Duration::max());
   EXPECT_EQ(f.q.ready_at("later"), TimePoint::max());
   f.clock->step(24h * 365);
@@ -157,7 +157,7 @@ TEST(DelayingQueueTest, HugeDelaySaturates) {
 }
 
 TEST(DelayingQueueTest, AddAfterWhileProcessingRequeuesOnceAfterDone) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add("k");
   const auto item = f.q.get();
   f.q.add_after("k", 10ms);
@@ -170,7 +170,7 @@ TEST(DelayingQueueTest, AddAfterWhileProcessingRequeuesOnceAfterDone) {
 }
 
 TEST(DelayingQueueTest, ShutdownDropsWaitingAndLaterAdds) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("waiting", 1s);
   f.q.shut_down();
   f.q.add_after("late", 1ms);
@@ -182,7 +182,7 @@ TEST(DelayingQueueTest, ShutdownDropsWaitingAndLaterAdds) {
 }
 
 TEST(DelayingQueueTest, ShutDownWithDrainStopsTheWaiter) {
-  Fixture f;
+  DelayingFixture f;
   f.q.add_after("waiting", 1s);
   f.q.add("x");
   const auto item = f.q.get();
@@ -218,7 +218,7 @@ TEST(DelayingQueueTest, DestroyWithoutShutdown) {
 }
 
 TEST(DelayingQueueTest, ConcurrentAddAfterAndWorkers) {
-  Fixture f;
+  DelayingFixture f;
   constexpr int kItems = 200;
   std::atomic<int> processed{0};
   std::vector<std::thread> workers;

@@ -40,7 +40,7 @@ std::optional<double> histogram_sum(const metrics::Registry& registry, const std
   return std::nullopt;
 }
 
-struct Fixture {
+struct MetricsFixture {
   metrics::Registry registry;
   std::shared_ptr<PrometheusMetricsProvider> provider = [this] {
     auto p = PrometheusMetricsProvider::create(registry);
@@ -51,7 +51,7 @@ struct Fixture {
 };
 
 TEST(WorkqueueMetricsTest, QueueMetricsFollowUpstream) {
-  Fixture f;
+  MetricsFixture f;
   Queue<std::string> q(
       QueueConfig{.name = "test", .metrics_provider = f.provider, .clock = f.clock});
   q.add("a");
@@ -91,7 +91,7 @@ TEST(WorkqueueMetricsTest, QueueMetricsFollowUpstream) {
 }
 
 TEST(WorkqueueMetricsTest, RetriesAndExposition) {
-  Fixture f;
+  MetricsFixture f;
   DelayingQueue<std::string> q(
       QueueConfig{.name = "deployment", .metrics_provider = f.provider, .clock = f.clock});
   q.add_after("x", 1s);
@@ -138,7 +138,7 @@ TEST(WorkqueueMetricsTest, RetriesAndExposition) {
 }
 
 TEST(WorkqueueMetricsTest, UnnamedQueuesKeepNoMetrics) {
-  Fixture f;
+  MetricsFixture f;
   DelayingQueue<std::string> q(QueueConfig{.metrics_provider = f.provider, .clock = f.clock});
   q.add("a");
   q.add_after("b", 1s);
@@ -146,7 +146,7 @@ TEST(WorkqueueMetricsTest, UnnamedQueuesKeepNoMetrics) {
 }
 
 TEST(WorkqueueMetricsTest, RegisteringTwiceFails) {
-  Fixture f;
+  MetricsFixture f;
   const auto again = PrometheusMetricsProvider::create(f.registry);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.error(), "duplicate metrics collector registration attempted");
@@ -154,8 +154,8 @@ TEST(WorkqueueMetricsTest, RegisteringTwiceFails) {
 
 TEST(WorkqueueMetricsTest, GlobalProviderFirstCallWins) {
   // The global provider lives for the whole process (and test repeats).
-  static Fixture global_fixture;
-  Fixture* const global = &global_fixture;
+  static MetricsFixture global_fixture;
+  MetricsFixture* const global = &global_fixture;
   static const bool first = set_metrics_provider(global->provider);
   EXPECT_TRUE(first);
   metrics::Registry other;

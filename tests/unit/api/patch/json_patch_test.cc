@@ -5,15 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "../api_test_util.h"
+
 namespace kcm::api {
 namespace {
-
-json::value parse(std::string_view text) {
-  std::string error;
-  std::optional<json::value> v = parse_json(text, &error);
-  EXPECT_TRUE(v.has_value()) << text << ": " << error;
-  return v.value_or(json::value());
-}
 
 struct PatchCase {
   std::string name;
@@ -33,7 +28,7 @@ TEST_P(JsonPatchTest, Applies) {
   const PatchCase& c = GetParam();
   Result<JsonPatch, JsonPatchError> patch = JsonPatch::parse(c.patch);
   ASSERT_TRUE(patch.ok()) << patch.error().message;
-  const json::value target = parse(c.target);
+  const json::value target = parse_test_json(c.target);
   const std::string before = to_json_string(target);
   JsonPatchOptions options;
   options.max_copy_bytes = 100;  // as upstream's own tests run
@@ -97,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(
     }),
     [](const auto& info) { return info.param.name; });
 
-constexpr std::string_view kDeployment =
+constexpr std::string_view kAnnotatedDeployment =
     R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web",)"
     R"("annotations":{"deployment.kubernetes.io/revision":"3","kubectl.kubernetes.io/last-applied-configuration":"{}"},)"
     R"("labels":{"app":"web","app.kubernetes.io/name":"web"}},"spec":{"replicas":3,)"
@@ -108,14 +103,14 @@ constexpr std::string_view kDeployment =
 INSTANTIATE_TEST_SUITE_P(
     Kubectl, JsonPatchTest,
     testing::ValuesIn(std::vector<PatchCase>{
-        {"replace_replicas", std::string(kDeployment),
+        {"replace_replicas", std::string(kAnnotatedDeployment),
          R"([{"op":"replace","path":"/spec/replicas","value":4}])",
          R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web",)"
          R"("annotations":{"deployment.kubernetes.io/revision":"3","kubectl.kubernetes.io/last-applied-configuration":"{}"},)"
          R"("labels":{"app":"web","app.kubernetes.io/name":"web"}},"spec":{"replicas":4,)"
          R"("template":{"metadata":{"labels":{"app":"web","pod-template-hash":"abc"}},)"
          R"("spec":{"containers":[{"name":"web","image":"nginx:1.26"}]}}}})"},
-        {"rollout_undo", std::string(kDeployment),
+        {"rollout_undo", std::string(kAnnotatedDeployment),
          R"([{"op":"replace","path":"/spec/template","value":{"metadata":{"labels":{"app":"web"}},)"
          R"("spec":{"containers":[{"name":"web","image":"nginx:1.25"}]}}},)"
          R"({"op":"replace","path":"/metadata/annotations","value":)"
@@ -445,10 +440,10 @@ TEST(JsonPatch, CannotApplyMapsToUpstreams422) {
 }
 
 TEST(JsonPatch, FromJsonTakesAParsedBody) {
-  const json::value body = parse(R"([{"op":"add","path":"/b","value":[1]}])");
+  const json::value body = parse_test_json(R"([{"op":"add","path":"/b","value":[1]}])");
   Result<JsonPatch, JsonPatchError> patch = JsonPatch::from_json(body);
   ASSERT_TRUE(patch.ok()) << patch.error().message;
-  Result<json::value, JsonPatchError> got = patch->apply(parse(R"({"a":0})"));
+  Result<json::value, JsonPatchError> got = patch->apply(parse_test_json(R"({"a":0})"));
   ASSERT_TRUE(got.ok()) << got.error().message;
   EXPECT_EQ(to_json_string(*got), R"({"a":0,"b":[1]})");
 }
@@ -513,7 +508,7 @@ TEST(JsonPatchDepthTest, ParserAcceptsExactlyTheLimit) {
 
 TEST(JsonPatchDepthTest, RefusesResultsDeeperThanTheParserAllows) {
   // Root object (level 1) holding "a" nested 500 deep: 501 levels.
-  const json::value target = parse("{\"a\":" + nested_arrays(500) + "}");
+  const json::value target = parse_test_json("{\"a\":" + nested_arrays(500) + "}");
   const auto apply = [&target](const std::string& ops) {
     Result<JsonPatch, JsonPatchError> patch = JsonPatch::parse(ops);
     EXPECT_TRUE(patch.ok());
@@ -563,7 +558,7 @@ TEST(JsonPatchDepthTest, RefusesResultsDeeperThanTheParserAllows) {
 }
 
 TEST(JsonPatch, AppliesAtomicallyToACopy) {
-  const json::value target = parse(R"({"a":{"b":[1,2]},"c":"d"})");
+  const json::value target = parse_test_json(R"({"a":{"b":[1,2]},"c":"d"})");
   Result<JsonPatch, JsonPatchError> patch = JsonPatch::parse(
       R"([{"op":"remove","path":"/a/b/0"},{"op":"add","path":"/x","value":1},)"
       R"({"op":"move","from":"/c","path":"/e"},{"op":"test","path":"/e","value":"nope"}])");

@@ -5,15 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "../api_test_util.h"
+
 namespace kcm::api {
 namespace {
-
-json::value parse(std::string_view text) {
-  std::string error;
-  std::optional<json::value> v = parse_json(text, &error);
-  EXPECT_TRUE(v.has_value()) << text << ": " << error;
-  return v.value_or(json::value());
-}
 
 struct MergeCase {
   std::string name;
@@ -31,9 +26,9 @@ class ApplyMergePatchTest : public testing::TestWithParam<MergeCase> {};
 
 TEST_P(ApplyMergePatchTest, Applies) {
   const MergeCase& c = GetParam();
-  const json::value target = parse(c.target);
+  const json::value target = parse_test_json(c.target);
   const json::value before = target;
-  Result<json::value> got = apply_merge_patch(target, parse(c.patch));
+  Result<json::value> got = apply_merge_patch(target, parse_test_json(c.patch));
   EXPECT_EQ(target, before) << "the target must not change";
   if (!c.error.empty()) {
     ASSERT_FALSE(got.ok()) << to_json_string(*got);
@@ -182,8 +177,8 @@ class CreateMergePatchTest : public testing::TestWithParam<CreateCase> {};
 
 TEST_P(CreateMergePatchTest, Creates) {
   const CreateCase& c = GetParam();
-  const json::value original = parse(c.original);
-  const json::value modified = parse(c.modified);
+  const json::value original = parse_test_json(c.original);
+  const json::value modified = parse_test_json(c.modified);
   Result<json::value> got = create_merge_patch(original, modified);
   if (!c.error.empty()) {
     ASSERT_FALSE(got.ok()) << to_json_string(*got);
@@ -238,12 +233,12 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return info.param.name; });
 
 TEST(CreateMergePatch, RoundTripsADeployment) {
-  const json::value original = parse(
+  const json::value original = parse_test_json(
       R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web",)"
       R"("annotations":{"deployment.kubernetes.io/revision":"1"},"labels":{"app":"web"}},)"
       R"("spec":{"replicas":3,"template":{"metadata":{"labels":{"app":"web"}},"spec":)"
       R"({"containers":[{"name":"web","image":"nginx:1.25","ports":[{"containerPort":80}]}]}}}})");
-  const json::value modified = parse(
+  const json::value modified = parse_test_json(
       R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web",)"
       R"("annotations":{"deployment.kubernetes.io/revision":"2","note":"x"},"labels":{}},)"
       R"("spec":{"replicas":5,"paused":true,"template":{"metadata":{"labels":{"app":"web"}},)"

@@ -41,13 +41,13 @@ json::value canonical(const json::value& v) {
   return v;
 }
 
-enum class Schema { kItem, kPod, kDeployment };
+enum class Schema { kItem, kPod, kKubectlDeployment };
 
 const PatchSchema& schema_for(Schema s) {
   switch (s) {
     case Schema::kPod:
       return pod_patch_schema();
-    case Schema::kDeployment:
+    case Schema::kKubectlDeployment:
       return deployment_patch_schema();
     case Schema::kItem:
       break;
@@ -396,7 +396,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return info.param.name; });
 
 // What kubectl sends (shared/spec/kubectl-contract.md sections 3.4, 3.7, 3.14).
-constexpr std::string_view kDeployment =
+constexpr std::string_view kKubectlDeployment =
     R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default",)"
     R"("annotations":{"deployment.kubernetes.io/revision":"1"}},"spec":{"replicas":3,)"
     R"("selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate",)"
@@ -404,7 +404,7 @@ constexpr std::string_view kDeployment =
     R"({"labels":{"app":"web"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.25",)"
     R"("ports":[{"containerPort":80,"protocol":"TCP"}]}]}}}})";
 
-// kDeployment with its spec.template.spec.containers replaced by `containers`
+// kKubectlDeployment with its spec.template.spec.containers replaced by `containers`
 // (and optionally its spec.paused set).
 std::string deployment_with(
     std::string_view containers, std::string_view spec_extra = "",
@@ -424,17 +424,17 @@ constexpr std::string_view kNginx =
 
 class ApplyDeploymentTest : public testing::TestWithParam<ApplyCase> {};
 TEST_P(ApplyDeploymentTest, Applies) {
-  check_apply(GetParam(), Schema::kDeployment);
+  check_apply(GetParam(), Schema::kKubectlDeployment);
 }
 
 TEST(DeploymentFixture, MatchesItsBuilder) {
-  EXPECT_EQ(deployment_with("[" + std::string(kNginx) + "]"), kDeployment);
+  EXPECT_EQ(deployment_with("[" + std::string(kNginx) + "]"), kKubectlDeployment);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Kubectl, ApplyDeploymentTest,
     testing::ValuesIn(std::vector<ApplyCase>{
-        {"apply_image_and_replicas", std::string(kDeployment),
+        {"apply_image_and_replicas", std::string(kKubectlDeployment),
          R"({"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}\n"}},)"
          R"("spec":{"replicas":4,"template":{"spec":{"$setElementOrder/containers":[{"name":"nginx"}],)"
          R"("containers":[{"image":"nginx:1.26","name":"nginx"}]}}}})",
@@ -445,7 +445,7 @@ INSTANTIATE_TEST_SUITE_P(
                R"({"deployment.kubernetes.io/revision":"1","kubectl.kubernetes.io/last-applied-configuration":"{}\n"})");
            return s.replace(s.find(R"("replicas":3)"), 12, R"("replicas":4)");
          }()},
-        {"apply_drops_ports_adds_env_and_a_sidecar", std::string(kDeployment),
+        {"apply_drops_ports_adds_env_and_a_sidecar", std::string(kKubectlDeployment),
          R"({"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"nginx"},{"name":"sidecar"}],)"
          R"("containers":[{"env":[{"name":"A","value":"1"}],"name":"nginx","ports":null},)"
          R"({"image":"busybox:1.36","name":"sidecar"}]}}}})",
@@ -459,11 +459,11 @@ INSTANTIATE_TEST_SUITE_P(
          R"({"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"nginx"}],)"
          R"("containers":[{"env":null,"name":"nginx"},{"$patch":"delete","name":"sidecar"}]}}}})",
          deployment_with(R"([{"name":"nginx","image":"nginx:1.25"}])")},
-        {"rollout_pause", std::string(kDeployment), R"({"spec":{"paused":true}})",
+        {"rollout_pause", std::string(kKubectlDeployment), R"({"spec":{"paused":true}})",
          deployment_with("[" + std::string(kNginx) + "]", R"(,"paused":true)")},
         {"rollout_resume", deployment_with("[" + std::string(kNginx) + "]", R"(,"paused":true)"),
-         R"({"spec":{"paused":null}})", std::string(kDeployment)},
-        {"rollout_restart", std::string(kDeployment),
+         R"({"spec":{"paused":null}})", std::string(kKubectlDeployment)},
+        {"rollout_restart", std::string(kKubectlDeployment),
          R"({"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2026-11-30T09:38:54Z"}}}}})",
          deployment_with(
              "[" + std::string(kNginx) + "]", "",
@@ -476,7 +476,7 @@ INSTANTIATE_TEST_SUITE_P(
          deployment_with(
              "[" + std::string(kNginx) + "]", "",
              R"({"labels":{"app":"web"},"annotations":{"kubectl.kubernetes.io/restartedAt":"2026-12-01T10:00:00Z"}})")},
-        {"set_image", std::string(kDeployment),
+        {"set_image", std::string(kKubectlDeployment),
          R"({"spec":{"template":{"spec":{"containers":[{"image":"nginx:1.27","name":"nginx"}]}}}})",
          deployment_with(
              R"([{"name":"nginx","image":"nginx:1.27","ports":[{"containerPort":80,"protocol":"TCP"}]}])")},
@@ -487,13 +487,13 @@ INSTANTIATE_TEST_SUITE_P(
          R"({"spec":{"template":{"spec":{"containers":[{"name":"nginx","env":[{"name":"B","value":"2"}]}]}}}})",
          deployment_with(
              R"([{"name":"nginx","image":"nginx:1.25","env":[{"name":"B","value":"2"},{"name":"A","value":"1"}]}])")},
-        {"patch_adds_a_container", std::string(kDeployment),
+        {"patch_adds_a_container", std::string(kKubectlDeployment),
          R"({"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"busybox"}]}}}})",
          deployment_with(R"([{"name":"sidecar","image":"busybox"},)" + std::string(kNginx) + "]")},
-        {"strategy_retains_listed_keys", std::string(kDeployment),
+        {"strategy_retains_listed_keys", std::string(kKubectlDeployment),
          R"({"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate","rollingUpdate":null}}})",
          [] {
-           std::string s = std::string(kDeployment);
+           std::string s = std::string(kKubectlDeployment);
            const std::string from =
                R"("strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":"25%"}})";
            return s.replace(s.find(from), from.size(), R"("strategy":{"type":"Recreate"})");
@@ -502,7 +502,7 @@ INSTANTIATE_TEST_SUITE_P(
          R"({"status":{"conditions":[{"type":"Available","status":"True"},{"type":"Progressing","status":"True"}]}})",
          R"({"status":{"conditions":[{"type":"Available","status":"False","reason":"MinimumReplicasUnavailable"}]}})",
          R"({"status":{"conditions":[{"type":"Available","status":"False","reason":"MinimumReplicasUnavailable"},{"type":"Progressing","status":"True"}]}})"},
-        {"container_without_name", std::string(kDeployment),
+        {"container_without_name", std::string(kKubectlDeployment),
          R"({"spec":{"template":{"spec":{"containers":[{"image":"nginx:1.27"}]}}}})", "",
          "map: map[image:nginx:1.27] does not contain declared merge key: name"},
     }),
@@ -785,11 +785,11 @@ INSTANTIATE_TEST_SUITE_P(
          "list element types are not identical: [[1] [a]]"},
         {"not_an_object", "[]", "{}", "", std::string(kErrBadJsonDoc), PatchErrorKind::kBadRequest},
         // What kubectl apply sends for an image change (contract section 3.4).
-        {"deployment_image", std::string(kDeployment),
+        {"deployment_image", std::string(kKubectlDeployment),
          deployment_with(
              R"([{"name":"nginx","image":"nginx:1.26","ports":[{"containerPort":80,"protocol":"TCP"}]}])"),
          R"({"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"nginx"}],"containers":[{"image":"nginx:1.26","name":"nginx"}]}}}})",
-         "", PatchErrorKind::kInternal, Schema::kDeployment},
+         "", PatchErrorKind::kInternal, Schema::kKubectlDeployment},
         // Merge keys sort by their text: "80" < "8080" < "9090".
         {"container_ports",
          R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":8080},{"containerPort":80}]}]}})",

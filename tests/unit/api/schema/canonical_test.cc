@@ -43,7 +43,7 @@ std::vector<std::string> keys(const json::value& v) {
   return out;
 }
 
-struct Case {
+struct CanonicalCase {
   const char* what;
   const char* package;
   const char* type;
@@ -51,7 +51,7 @@ struct Case {
   const char* want;
 };
 
-void run(const std::vector<Case>& cases) {
+void run(const std::vector<CanonicalCase>& cases) {
   for (const auto& c : cases) {
     EXPECT_EQ(canon(c.package, c.type, c.in), c.want) << c.what;
     // Every result is a fixed point.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../api_test_util.h"
+
 namespace kcm::api::schema {
 namespace {
 
@@ -12,10 +14,6 @@ const json::object& schema(const json::object& schemas, std::string_view name) {
   return it == schemas.end() ? empty : it->value().as_object();
 }
 
-const json::object& prop(const json::object& s, std::string_view name) {
-  return s.at("properties").as_object().at(name).as_object();
-}
-
 TEST(OpenApi, AppsV1DocumentNamesSchemasLikeUpstream) {
   const json::object schemas = component_schemas("apps", "v1");
   const auto& deployment = schema(schemas, "io.k8s.api.apps.v1.Deployment");
@@ -24,27 +22,28 @@ TEST(OpenApi, AppsV1DocumentNamesSchemasLikeUpstream) {
       deployment.at("x-kubernetes-group-version-kind"),
       (json::array{json::object{{"group", "apps"}, {"kind", "Deployment"}, {"version", "v1"}}}));
   // A $ref with a description is wrapped in allOf, as upstream's v3 documents do.
-  EXPECT_EQ(prop(deployment, "spec").at("allOf"),
+  EXPECT_EQ(property_schema(deployment, "spec").at("allOf"),
             (json::array{
                 json::object{{"$ref", "#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec"}}}));
-  EXPECT_EQ(prop(deployment, "metadata").at("allOf").as_array()[0].at("$ref"),
+  EXPECT_EQ(property_schema(deployment, "metadata").at("allOf").as_array()[0].at("$ref"),
             "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
-  EXPECT_EQ(prop(deployment, "apiVersion").at("type"), "string");
+  EXPECT_EQ(property_schema(deployment, "apiVersion").at("type"), "string");
 
   const auto& spec = schema(schemas, "io.k8s.api.apps.v1.DeploymentSpec");
   EXPECT_EQ(spec.at("required"), (json::array{"selector", "template"}));
-  EXPECT_EQ(prop(spec, "replicas").at("type"), "integer");
-  EXPECT_EQ(prop(spec, "replicas").at("format"), "int32");
-  EXPECT_EQ(prop(spec, "strategy").at("x-kubernetes-patch-strategy"), "retainKeys");
+  EXPECT_EQ(property_schema(spec, "replicas").at("type"), "integer");
+  EXPECT_EQ(property_schema(spec, "replicas").at("format"), "int32");
+  EXPECT_EQ(property_schema(spec, "strategy").at("x-kubernetes-patch-strategy"), "retainKeys");
 
   const auto& strategy = schema(schemas, "io.k8s.api.apps.v1.DeploymentStrategy");
-  EXPECT_EQ(prop(strategy, "type").at("enum"), (json::array{"Recreate", "RollingUpdate"}));
+  EXPECT_EQ(property_schema(strategy, "type").at("enum"),
+            (json::array{"Recreate", "RollingUpdate"}));
   const auto& rolling = schema(schemas, "io.k8s.api.apps.v1.RollingUpdateDeployment");
-  EXPECT_EQ(prop(rolling, "maxSurge").at("allOf").as_array()[0].at("$ref"),
+  EXPECT_EQ(property_schema(rolling, "maxSurge").at("allOf").as_array()[0].at("$ref"),
             "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString");
 
   const auto& podspec = schema(schemas, "io.k8s.api.core.v1.PodSpec");
-  const auto& containers = prop(podspec, "containers");
+  const auto& containers = property_schema(podspec, "containers");
   EXPECT_EQ(containers.at("type"), "array");
   EXPECT_EQ(containers.at("items"),
             (json::object{{"$ref", "#/components/schemas/io.k8s.api.core.v1.Container"}}));
@@ -52,9 +51,10 @@ TEST(OpenApi, AppsV1DocumentNamesSchemasLikeUpstream) {
   EXPECT_EQ(containers.at("x-kubernetes-patch-merge-key"), "name");
   EXPECT_EQ(containers.at("x-kubernetes-list-type"), "map");
   EXPECT_EQ(containers.at("x-kubernetes-list-map-keys"), (json::array{"name"}));
-  EXPECT_EQ(prop(podspec, "volumes").at("x-kubernetes-patch-strategy"), "merge,retainKeys");
-  EXPECT_EQ(prop(podspec, "nodeSelector").at("x-kubernetes-map-type"), "atomic");
-  EXPECT_EQ(prop(podspec, "nodeSelector").at("additionalProperties"),
+  EXPECT_EQ(property_schema(podspec, "volumes").at("x-kubernetes-patch-strategy"),
+            "merge,retainKeys");
+  EXPECT_EQ(property_schema(podspec, "nodeSelector").at("x-kubernetes-map-type"), "atomic");
+  EXPECT_EQ(property_schema(podspec, "nodeSelector").at("additionalProperties"),
             (json::object{{"type", "string"}}));
 
   // Inline members are flattened into the parent.
@@ -80,7 +80,7 @@ TEST(OpenApi, AppsV1DocumentNamesSchemasLikeUpstream) {
             "autoscaling");
   const auto& list = schema(schemas, "io.k8s.api.apps.v1.DeploymentList");
   EXPECT_EQ(list.at("x-kubernetes-group-version-kind").as_array()[0].at("kind"), "DeploymentList");
-  EXPECT_EQ(prop(list, "items").at("items").at("$ref"),
+  EXPECT_EQ(property_schema(list, "items").at("items").at("$ref"),
             "#/components/schemas/io.k8s.api.apps.v1.Deployment");
   schema(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.Status");
   schema(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions");
@@ -133,8 +133,8 @@ TEST(OpenApi, CoreV1AndReferences) {
   EXPECT_TRUE(schemas.contains("io.k8s.api.core.v1.PodList"));
   EXPECT_FALSE(schemas.contains("io.k8s.api.core.v1.BindingList"));
   const auto& meta = schema(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
-  EXPECT_EQ(prop(meta, "finalizers").at("x-kubernetes-list-type"), "set");
-  EXPECT_EQ(prop(meta, "ownerReferences").at("x-kubernetes-patch-merge-key"), "uid");
+  EXPECT_EQ(property_schema(meta, "finalizers").at("x-kubernetes-list-type"), "set");
+  EXPECT_EQ(property_schema(meta, "ownerReferences").at("x-kubernetes-patch-merge-key"), "uid");
 
   EXPECT_EQ(schema_ref({"apps", "v1", "Deployment"}),
             "#/components/schemas/io.k8s.api.apps.v1.Deployment");

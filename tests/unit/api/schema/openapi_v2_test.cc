@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../api_test_util.h"
+
 namespace kcm::api::schema {
 namespace {
 
@@ -23,10 +25,6 @@ const json::object& def(std::string_view name) {
   return it == definitions().end() ? empty : it->value().as_object();
 }
 
-const json::object& prop(const json::object& s, std::string_view name) {
-  return s.at("properties").as_object().at(name).as_object();
-}
-
 json::array gvk(std::string_view group, std::string_view version, std::string_view kind) {
   return {json::object{{"group", group}, {"kind", kind}, {"version", version}}};
 }
@@ -36,10 +34,11 @@ TEST(OpenApiV2, KindsAreNamedAndTaggedLikeUpstream) {
   EXPECT_EQ(deployment.at("type"), "object");
   EXPECT_EQ(deployment.at("x-kubernetes-group-version-kind"), gvk("apps", "v1", "Deployment"));
   // v2 keeps a referring field's description beside its $ref (no allOf).
-  EXPECT_EQ(prop(deployment, "spec").at("$ref"), "#/definitions/io.k8s.api.apps.v1.DeploymentSpec");
-  EXPECT_TRUE(prop(deployment, "spec").contains("description"));
-  EXPECT_FALSE(prop(deployment, "spec").contains("allOf"));
-  EXPECT_EQ(prop(deployment, "metadata").at("$ref"),
+  EXPECT_EQ(property_schema(deployment, "spec").at("$ref"),
+            "#/definitions/io.k8s.api.apps.v1.DeploymentSpec");
+  EXPECT_TRUE(property_schema(deployment, "spec").contains("description"));
+  EXPECT_FALSE(property_schema(deployment, "spec").contains("allOf"));
+  EXPECT_EQ(property_schema(deployment, "metadata").at("$ref"),
             "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
   EXPECT_EQ(def("io.k8s.api.core.v1.Pod").at("x-kubernetes-group-version-kind"),
             gvk("", "v1", "Pod"));
@@ -60,9 +59,9 @@ TEST(OpenApiV2, ListsForServedCollectionsOnly) {
   const auto& list = def("io.k8s.api.apps.v1.DeploymentList");
   EXPECT_EQ(list.at("x-kubernetes-group-version-kind"), gvk("apps", "v1", "DeploymentList"));
   EXPECT_EQ(list.at("required"), (json::array{"items"}));
-  EXPECT_EQ(prop(list, "items").at("items").at("$ref"),
+  EXPECT_EQ(property_schema(list, "items").at("items").at("$ref"),
             "#/definitions/io.k8s.api.apps.v1.Deployment");
-  EXPECT_EQ(prop(list, "metadata").at("$ref"),
+  EXPECT_EQ(property_schema(list, "metadata").at("$ref"),
             "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta");
   EXPECT_TRUE(definitions().contains("io.k8s.api.core.v1.PodList"));
   EXPECT_TRUE(definitions().contains("io.k8s.api.coordination.v1.LeaseList"));
@@ -78,7 +77,7 @@ TEST(OpenApiV2, ListsForServedCollectionsOnly) {
 
 TEST(OpenApiV2, PatchAndListMetadata) {
   const auto& podspec = def("io.k8s.api.core.v1.PodSpec");
-  const auto& containers = prop(podspec, "containers");
+  const auto& containers = property_schema(podspec, "containers");
   EXPECT_EQ(containers.at("type"), "array");
   EXPECT_EQ(containers.at("items"),
             (json::object{{"$ref", "#/definitions/io.k8s.api.core.v1.Container"}}));
@@ -86,28 +85,29 @@ TEST(OpenApiV2, PatchAndListMetadata) {
   EXPECT_EQ(containers.at("x-kubernetes-patch-merge-key"), "name");
   EXPECT_EQ(containers.at("x-kubernetes-list-type"), "map");
   EXPECT_EQ(containers.at("x-kubernetes-list-map-keys"), (json::array{"name"}));
-  EXPECT_EQ(prop(podspec, "volumes").at("x-kubernetes-patch-strategy"), "merge,retainKeys");
-  EXPECT_EQ(prop(podspec, "tolerations").at("x-kubernetes-list-type"), "atomic");
-  EXPECT_EQ(prop(podspec, "nodeSelector").at("x-kubernetes-map-type"), "atomic");
-  EXPECT_EQ(prop(podspec, "nodeSelector").at("additionalProperties"),
+  EXPECT_EQ(property_schema(podspec, "volumes").at("x-kubernetes-patch-strategy"),
+            "merge,retainKeys");
+  EXPECT_EQ(property_schema(podspec, "tolerations").at("x-kubernetes-list-type"), "atomic");
+  EXPECT_EQ(property_schema(podspec, "nodeSelector").at("x-kubernetes-map-type"), "atomic");
+  EXPECT_EQ(property_schema(podspec, "nodeSelector").at("additionalProperties"),
             (json::object{{"type", "string"}}));
 
   const auto& container = def("io.k8s.api.core.v1.Container");
   EXPECT_EQ(container.at("required"), (json::array{"name"}));
-  const auto& ports = prop(container, "ports");
+  const auto& ports = property_schema(container, "ports");
   EXPECT_EQ(ports.at("x-kubernetes-list-map-keys"), (json::array{"containerPort", "protocol"}));
   EXPECT_EQ(ports.at("x-kubernetes-patch-merge-key"), "containerPort");
-  EXPECT_EQ(prop(container, "env").at("x-kubernetes-patch-merge-key"), "name");
-  EXPECT_EQ(prop(container, "imagePullPolicy").at("enum"),
+  EXPECT_EQ(property_schema(container, "env").at("x-kubernetes-patch-merge-key"), "name");
+  EXPECT_EQ(property_schema(container, "imagePullPolicy").at("enum"),
             (json::array{"Always", "IfNotPresent", "Never"}));
 
   const auto& spec = def("io.k8s.api.apps.v1.DeploymentSpec");
   EXPECT_EQ(spec.at("required"), (json::array{"selector", "template"}));
-  EXPECT_EQ(prop(spec, "replicas"),
-            (json::object{{"description", prop(spec, "replicas").at("description")},
+  EXPECT_EQ(property_schema(spec, "replicas"),
+            (json::object{{"description", property_schema(spec, "replicas").at("description")},
                           {"format", "int32"},
                           {"type", "integer"}}));
-  EXPECT_EQ(prop(spec, "strategy").at("x-kubernetes-patch-strategy"), "retainKeys");
+  EXPECT_EQ(property_schema(spec, "strategy").at("x-kubernetes-patch-strategy"), "retainKeys");
 }
 
 TEST(OpenApiV2, WellKnownTypes) {
@@ -126,8 +126,9 @@ TEST(OpenApiV2, WellKnownTypes) {
             (json::object{{"format", "date-time"}, {"type", "string"}}));
   EXPECT_EQ(shape("io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1"),
             (json::object{{"type", "object"}}));
-  EXPECT_EQ(prop(def("io.k8s.api.apps.v1.RollingUpdateDeployment"), "maxSurge").at("$ref"),
-            "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString");
+  EXPECT_EQ(
+      property_schema(def("io.k8s.api.apps.v1.RollingUpdateDeployment"), "maxSurge").at("$ref"),
+      "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString");
 }
 
 TEST(OpenApiV2, RefsAndUnknownKinds) {

@@ -21,7 +21,7 @@ const ap::PatchField* at(std::initializer_list<std::string_view> path,
   return f;
 }
 
-struct Case {
+struct PatchSchemaCase {
   std::vector<std::string_view> path;
   ap::PatchStrategy strategy;
   std::string merge_key;
@@ -29,7 +29,7 @@ struct Case {
 };
 
 TEST(TypePatchSchema, UpstreamPatchTags) {
-  const std::vector<Case> cases = {
+  const std::vector<PatchSchemaCase> cases = {
       {{"spec", "containers"}, ap::PatchStrategy::kMerge, "name", false},
       {{"spec", "initContainers"}, ap::PatchStrategy::kMerge, "name", false},
       {{"spec", "containers", "ports"}, ap::PatchStrategy::kMerge, "containerPort", false},

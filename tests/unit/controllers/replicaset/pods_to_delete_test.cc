@@ -11,10 +11,10 @@ namespace kcm::controllers::replicaset {
 namespace {
 
 namespace json = api::json;
-using testing::cached_pod;
-using testing::cases_of;
-using testing::load_upstream_cases;
-using testing::str;
+using kcm::testing::cached_pod;
+using kcm::testing::cases_of;
+using kcm::testing::load_upstream_cases;
+using kcm::testing::str;
 
 // TestGetPodsToDelete.
 TEST(PodsToDelete, UpstreamGetPodsToDelete) {
@@ -22,7 +22,7 @@ TEST(PodsToDelete, UpstreamGetPodsToDelete) {
   std::map<std::string, CachedPod> pods;
   for (const auto& kv : file.at("pods").as_object()) {
     pods.emplace(std::string(kv.key()),
-                 cached_pod(testing::pod_from_compact(kv.value().as_object())));
+                 cached_pod(kcm::testing::pod_from_compact(kv.value().as_object())));
   }
   const auto resolve = [&](const json::array& names) {
     std::vector<const CachedPod*> out;
@@ -43,7 +43,7 @@ TEST(PodsToDelete, UpstreamGetPodsToDelete) {
         filtered, related, static_cast<std::size_t>(in.at("diff").as_int64()), api::Time::now());
     std::vector<std::string> got_names;
     for (const CachedPod* p : got)
-      got_names.push_back(testing::pod_name(p));
+      got_names.push_back(kcm::testing::pod_name(p));
     std::vector<std::string> want;
     for (const json::value& n : c.at("expected").at("podsToDelete").as_array()) {
       want.push_back(str(n));
@@ -71,27 +71,26 @@ TEST(PodsToDelete, UpstreamGetPodKeys) {
   }
 }
 
-CachedPod pod(std::string_view text) {
-  return cached_pod(json::parse(text).as_object());
-}
-
 TEST(PodsToDelete, RanksCountOnlyActiveRelatedPods) {
-  const auto a = pod(R"({"spec":{"nodeName":"n1"},"status":{"phase":"Running"}})");
-  const auto b = pod(R"({"spec":{"nodeName":"n2"},"status":{"phase":"Running"}})");
-  const auto done = pod(R"({"spec":{"nodeName":"n2"},"status":{"phase":"Succeeded"}})");
-  const auto deleting =
-      pod(R"({"metadata":{"deletionTimestamp":"2024-06-15T12:00:00Z"},"spec":{"nodeName":"n2"}})");
-  const auto unscheduled = pod(R"({"status":{"phase":"Pending"}})");
+  const auto a =
+      kcm::testing::parse_cached_pod(R"({"spec":{"nodeName":"n1"},"status":{"phase":"Running"}})");
+  const auto b =
+      kcm::testing::parse_cached_pod(R"({"spec":{"nodeName":"n2"},"status":{"phase":"Running"}})");
+  const auto done = kcm::testing::parse_cached_pod(
+      R"({"spec":{"nodeName":"n2"},"status":{"phase":"Succeeded"}})");
+  const auto deleting = kcm::testing::parse_cached_pod(
+      R"({"metadata":{"deletionTimestamp":"2024-06-15T12:00:00Z"},"spec":{"nodeName":"n2"}})");
+  const auto unscheduled = kcm::testing::parse_cached_pod(R"({"status":{"phase":"Pending"}})");
   EXPECT_EQ(ranks_by_related_pods_on_same_node(
                 {&a, &b, &unscheduled}, {&a, &b, &done, &deleting, &unscheduled, &unscheduled}),
             (std::vector<int>{1, 1, 2}));
 }
 
 TEST(PodsToDelete, DeletionCostBeatsRank) {
-  const auto cheap = pod(R"({"metadata":{"name":"cheap","annotations":{
+  const auto cheap = kcm::testing::parse_cached_pod(R"({"metadata":{"name":"cheap","annotations":{
       "controller.kubernetes.io/pod-deletion-cost":"-5"}},
       "spec":{"nodeName":"n1"},"status":{"phase":"Running"}})");
-  const auto crowded = pod(R"({"metadata":{"name":"crowded"},
+  const auto crowded = kcm::testing::parse_cached_pod(R"({"metadata":{"name":"crowded"},
       "spec":{"nodeName":"n2"},"status":{"phase":"Running"}})");
   const std::vector<const CachedPod*> related = {&cheap, &crowded, &crowded};
   const auto got = get_pods_to_delete({&crowded, &cheap}, related, 1, api::Time{});

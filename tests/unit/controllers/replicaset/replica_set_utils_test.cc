@@ -7,9 +7,9 @@
 namespace kcm::controllers::replicaset {
 namespace {
 
-using testing::cases_of;
-using testing::load_upstream_cases;
-using testing::str;
+using kcm::testing::cases_of;
+using kcm::testing::load_upstream_cases;
+using kcm::testing::str;
 
 api::Time at(const char* s) {
   return *api::Time::parse(s);
@@ -65,7 +65,7 @@ TEST(ReplicaSetUtils, UpstreamCalculateStatus) {
 
     std::vector<controller::CachedPod> pods;
     for (const json::value& p : in.at("activePods").as_array()) {
-      pods.push_back(testing::cached_pod(testing::pod_from_compact(p.as_object())));
+      pods.push_back(kcm::testing::cached_pod(kcm::testing::pod_from_compact(p.as_object())));
     }
     const std::vector<const controller::CachedPod*> active = controller::pointers_to(pods);
     std::optional<std::string> err;
@@ -125,20 +125,19 @@ TEST(ReplicaSetUtils, SetConditionKeepsSameStatusAndReason) {
   EXPECT_EQ(s.conditions[0].last_transition_time, at("2024-06-15T12:00:00Z"));
 }
 
-controller::CachedPod pod(std::string_view text) {
-  return testing::cached_pod(json::parse(text).as_object());
-}
-
 TEST(ReplicaSetUtils, CalculateStatusDetails) {
   ReplicaSetView rs;
   rs.spec_replicas = 3;
   rs.min_ready_seconds = 10;
   rs.status.observed_generation = 4;
-  const auto ready_long = pod(R"({"status":{"conditions":[{"type":"Ready","status":"True",
+  const auto ready_long =
+      kcm::testing::parse_cached_pod(R"({"status":{"conditions":[{"type":"Ready","status":"True",
       "lastTransitionTime":"2024-06-15T11:00:00Z"}]}})");
-  const auto ready_new = pod(R"({"status":{"conditions":[{"type":"Ready","status":"True",
+  const auto ready_new =
+      kcm::testing::parse_cached_pod(R"({"status":{"conditions":[{"type":"Ready","status":"True",
       "lastTransitionTime":"2024-06-15T11:59:55Z"}]}})");
-  const auto terminating = pod(R"({"metadata":{"deletionTimestamp":"2024-06-15T11:00:00Z"}})");
+  const auto terminating = kcm::testing::parse_cached_pod(
+      R"({"metadata":{"deletionTimestamp":"2024-06-15T11:00:00Z"}})");
   const api::Time now = at("2024-06-15T12:00:00Z");
   const ReplicaSetStatus s = calculate_status(rs, {&ready_long, &ready_new}, {&terminating},
                                               "pods \"x\" is forbidden", now);
@@ -267,13 +266,13 @@ TEST(ReplicaSetUtils, ViewFromJson) {
 }
 
 TEST(ReplicaSetUtils, FilterClaimedPods) {
-  const auto mine = pod(R"({"metadata":{"labels":{"app":"web"},
+  const auto mine = kcm::testing::parse_cached_pod(R"({"metadata":{"labels":{"app":"web"},
       "ownerReferences":[{"uid":"rs","controller":true}]}})");
-  const auto mine_relabeled = pod(R"({"metadata":{"labels":{"app":"db"},
+  const auto mine_relabeled = kcm::testing::parse_cached_pod(R"({"metadata":{"labels":{"app":"db"},
       "ownerReferences":[{"uid":"rs","controller":true}]}})");
-  const auto not_controller = pod(R"({"metadata":{"labels":{"app":"web"},
+  const auto not_controller = kcm::testing::parse_cached_pod(R"({"metadata":{"labels":{"app":"web"},
       "ownerReferences":[{"uid":"rs"}]}})");
-  const auto other = pod(R"({"metadata":{"labels":{"app":"web"},
+  const auto other = kcm::testing::parse_cached_pod(R"({"metadata":{"labels":{"app":"web"},
       "ownerReferences":[{"uid":"x","controller":true}]}})");
   const auto sel = *api::labels::parse("app=web");
   EXPECT_EQ(filter_claimed_pods("rs", sel, {&mine, &mine_relabeled, &not_controller, &other}),
@@ -286,7 +285,7 @@ TEST(ReplicaSetUtils, AvailabilityRequeue) {
     p["status"] = {
         {"conditions",
          json::array{{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", t}}}}};
-    return testing::cached_pod(p);
+    return kcm::testing::cached_pod(p);
   };
   const auto a = ready_at("2024-06-15T12:00:00Z");
   const auto b = ready_at("2024-06-15T12:00:04Z");

@@ -5,7 +5,7 @@
 namespace kcm::local::apiserver {
 namespace {
 
-struct Case {
+struct InfoCase {
   const char* method;
   const char* path;
   const char* watch;
@@ -18,7 +18,7 @@ struct Case {
 };
 
 TEST(RequestInfoTest, ParsesResourcePathsAsUpstream) {
-  const Case cases[] = {
+  const InfoCase cases[] = {
       {"GET", "/api/v1/pods", "", "list", "", "", "pods", "", ""},
       {"GET", "/api/v1/namespaces/default/pods", "", "list", "", "default", "pods", "", ""},
       {"GET", "/api/v1/namespaces/default/pods", "true", "watch", "", "default", "pods", "", ""},
@@ -37,7 +37,7 @@ TEST(RequestInfoTest, ParsesResourcePathsAsUpstream) {
       {"GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kcm", "", "get",
        "coordination.k8s.io", "kube-system", "leases", "kcm", ""},
   };
-  for (const Case& c : cases) {
+  for (const InfoCase& c : cases) {
     RequestInfo info = parse_request_info(c.method, c.path, c.watch);
     SCOPED_TRACE(c.path);
     EXPECT_TRUE(info.is_resource_request);

@@ -13,7 +13,7 @@ using State = ContainerRuntime::State;
 const auto kThen = system_clock::time_point(std::chrono::seconds(1'700'000'000));  // 22:13:20
 const auto kNow = kThen + std::chrono::seconds(10);                                // 22:13:30
 
-json::object parse(std::string_view text) {
+json::object object_of(std::string_view text) {
   return json::parse(text).as_object();
 }
 
@@ -53,7 +53,7 @@ std::vector<std::string> condition_order(const json::object& status) {
 }
 
 TEST(BuildPodStatus, RunningAndReady) {
-  const json::object spec = parse(R"({"containers":[{"name":"web","image":"nginx"}]})");
+  const json::object spec = object_of(R"({"containers":[{"name":"web","image":"nginx"}]})");
   const json::object status =
       build_pod_status(runtime({running("web", true)}), spec, nullptr, kNow);
   EXPECT_EQ(status.at("phase"), "Running");
@@ -85,7 +85,7 @@ TEST(BuildPodStatus, RunningAndReady) {
 }
 
 TEST(BuildPodStatus, NotReadyNamesTheContainers) {
-  const json::object spec = parse(R"({"containers":[{"name":"b"},{"name":"a"}]})");
+  const json::object spec = object_of(R"({"containers":[{"name":"b"},{"name":"a"}]})");
   const json::object status =
       build_pod_status(runtime({running("b", false), running("a", false)}), spec, nullptr, kNow);
   auto c = conditions(status);
@@ -99,8 +99,8 @@ TEST(BuildPodStatus, NotReadyNamesTheContainers) {
 }
 
 TEST(BuildPodStatus, KeepsTransitionTimesAndForeignConditions) {
-  const json::object spec = parse(R"({"containers":[{"name":"web"}]})");
-  const json::object old = parse(R"({
+  const json::object spec = object_of(R"({"containers":[{"name":"web"}]})");
+  const json::object old = object_of(R"({
       "qosClass":"Burstable",
       "conditions":[
         {"type":"PodScheduled","status":"True","lastTransitionTime":"2023-11-14T22:00:00Z"},
@@ -129,14 +129,14 @@ TEST(BuildPodStatus, QosClassComputedAsUpstreamWhenMissing) {
   };
   for (const auto& [spec, want] : cases) {
     const json::object status =
-        build_pod_status(runtime({running("c", true)}), parse(spec), nullptr, kNow);
+        build_pod_status(runtime({running("c", true)}), object_of(spec), nullptr, kNow);
     EXPECT_EQ(status.at("qosClass"), want.c_str()) << spec;
   }
 }
 
 TEST(BuildPodStatus, InitContainersAndCrashLoop) {
   const json::object spec =
-      parse(R"({"initContainers":[{"name":"init"}],"containers":[{"name":"app"}]})");
+      object_of(R"({"initContainers":[{"name":"init"}],"containers":[{"name":"app"}]})");
   PodRuntime rt = runtime({});
   ContainerRuntime init;
   init.name = "init";
@@ -181,7 +181,7 @@ TEST(BuildPodStatus, TerminalPodIsNotReady) {
   rt.phase = "Succeeded";
   rt.sandbox_ready = false;
   const json::object status =
-      build_pod_status(rt, parse(R"({"containers":[{"name":"web"}]})"), nullptr, kNow);
+      build_pod_status(rt, object_of(R"({"containers":[{"name":"web"}]})"), nullptr, kNow);
   auto c = conditions(status);
   EXPECT_EQ(c["Ready"].at("reason"), "PodCompleted");
   EXPECT_EQ(c["ContainersReady"].at("reason"), "PodCompleted");

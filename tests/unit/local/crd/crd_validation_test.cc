@@ -59,89 +59,92 @@ json::object& version0(json::object& crd) {
 }
 
 // "$DNS1035" stands for the DNS-1035 label message.
-std::string expand(std::string s) {
+std::string expand_dns1035(std::string s) {
   const std::string dns = api::is_dns1035_label("A")[0];
   for (std::size_t pos; (pos = s.find("$DNS1035")) != std::string::npos;)
     s.replace(pos, 8, dns);
   return s;
 }
 
-struct Case {
+struct CrdCase {
   const char* name;
   std::function<void(json::object&)> mutate;
   std::vector<std::string> errors;
 };
 
-class CrdValidation : public ::testing::TestWithParam<Case> {};
+class CrdValidation : public ::testing::TestWithParam<CrdCase> {};
 
 TEST_P(CrdValidation, Create) {
   json::object crd = valid_crd();
   GetParam().mutate(crd);
   std::vector<std::string> want;
   for (const std::string& e : GetParam().errors)
-    want.push_back(expand(e));
+    want.push_back(expand_dns1035(e));
   EXPECT_THAT(messages(validate_crd(crd)), ElementsAreArray(want));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, CrdValidation,
     ::testing::Values(
-        Case{"Valid", [](json::object&) {}, {}},
-        Case{
+        CrdCase{"Valid", [](json::object&) {}, {}},
+        CrdCase{
             "NameMustBePluralDotGroup",
             [](json::object& c) { at(c, {"metadata"})["name"] = "foo.example.com"; },
             {R"(metadata.name: Invalid value: "foo.example.com": must be spec.names.plural+"."+spec.group)"}},
-        Case{"NameRequired",
-             [](json::object& c) { at(c, {"metadata"}).erase("name"); },
-             {"metadata.name: Required value: name or generateName is required"}},
-        Case{"GroupRequired",
-             [](json::object& c) {
-               at(c, {"spec"})["group"] = "";
-               at(c, {"metadata"})["name"] = "widgets.";
-             },
-             {R"(metadata.name: Invalid value: "widgets.": )" +
-                  api::is_dns1123_subdomain("widgets.")[0],
-              "spec.group: Required value"}},
-        Case{"GroupNeedsADot",
-             [](json::object& c) {
-               at(c, {"spec"})["group"] = "example";
-               at(c, {"metadata"})["name"] = "widgets.example";
-             },
-             {R"(spec.group: Invalid value: "example": should be a domain with at least one dot)"}},
-        Case{"GroupNotDns",
-             [](json::object& c) {
-               at(c, {"spec"})["group"] = "Example.com";
-               at(c, {"metadata"})["name"] = "widgets.Example.com";
-             },
-             {R"(metadata.name: Invalid value: "widgets.Example.com": )" +
-                  api::is_dns1123_subdomain("A")[0],
-              R"(spec.group: Invalid value: "Example.com": )" + api::is_dns1123_subdomain("A")[0]}},
-        Case{"ScopeRequired",
-             [](json::object& c) { at(c, {"spec"}).erase("scope"); },
-             {"spec.scope: Required value"}},
-        Case{
+        CrdCase{"NameRequired",
+                [](json::object& c) { at(c, {"metadata"}).erase("name"); },
+                {"metadata.name: Required value: name or generateName is required"}},
+        CrdCase{"GroupRequired",
+                [](json::object& c) {
+                  at(c, {"spec"})["group"] = "";
+                  at(c, {"metadata"})["name"] = "widgets.";
+                },
+                {R"(metadata.name: Invalid value: "widgets.": )" +
+                     api::is_dns1123_subdomain("widgets.")[0],
+                 "spec.group: Required value"}},
+        CrdCase{
+            "GroupNeedsADot",
+            [](json::object& c) {
+              at(c, {"spec"})["group"] = "example";
+              at(c, {"metadata"})["name"] = "widgets.example";
+            },
+            {R"(spec.group: Invalid value: "example": should be a domain with at least one dot)"}},
+        CrdCase{
+            "GroupNotDns",
+            [](json::object& c) {
+              at(c, {"spec"})["group"] = "Example.com";
+              at(c, {"metadata"})["name"] = "widgets.Example.com";
+            },
+            {R"(metadata.name: Invalid value: "widgets.Example.com": )" +
+                 api::is_dns1123_subdomain("A")[0],
+             R"(spec.group: Invalid value: "Example.com": )" + api::is_dns1123_subdomain("A")[0]}},
+        CrdCase{"ScopeRequired",
+                [](json::object& c) { at(c, {"spec"}).erase("scope"); },
+                {"spec.scope: Required value"}},
+        CrdCase{
             "ScopeUnsupported",
             [](json::object& c) { at(c, {"spec"})["scope"] = "Global"; },
             {R"(spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced")"}},
-        Case{"VersionNameNotDns",
-             [](json::object& c) {
-               version0(c)["name"] = "V1";
-               at(c, {"status"})["storedVersions"] = json::array{"V1"};
-             },
-             {R"(spec.versions[0].name: Invalid value: "V1": $DNS1035)"}},
-        Case{"SchemaRequired",
-             [](json::object& c) { version0(c).erase("schema"); },
-             {"spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"}},
-        Case{"SchemaNotStructural",
-             [](json::object& c) {
-               version0(c)["schema"] = json::object{
-                   {"openAPIV3Schema",
-                    parse(R"({"type": "object", "properties": {"spec": {"properties": {}}}})")}};
-               version0(c).erase("subresources");
-             },
-             {"spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must "
-              "not be empty for specified object fields"}},
-        Case{
+        CrdCase{"VersionNameNotDns",
+                [](json::object& c) {
+                  version0(c)["name"] = "V1";
+                  at(c, {"status"})["storedVersions"] = json::array{"V1"};
+                },
+                {R"(spec.versions[0].name: Invalid value: "V1": $DNS1035)"}},
+        CrdCase{"SchemaRequired",
+                [](json::object& c) { version0(c).erase("schema"); },
+                {"spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"}},
+        CrdCase{
+            "SchemaNotStructural",
+            [](json::object& c) {
+              version0(c)["schema"] = json::object{
+                  {"openAPIV3Schema",
+                   parse(R"({"type": "object", "properties": {"spec": {"properties": {}}}})")}};
+              version0(c).erase("subresources");
+            },
+            {"spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must "
+             "not be empty for specified object fields"}},
+        CrdCase{
             "ScalePaths",
             [](json::object& c) {
               json::object& scale = at(version0(c), {"subresources", "scale"});
@@ -152,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(
             {R"(spec.versions[0].subresources.scale.specReplicasPath: Invalid value: "spec.replicas": must be a simple json path starting with .)",
              "spec.versions[0].subresources.scale.statusReplicasPath: Required value",
              R"(spec.versions[0].subresources.scale.labelSelectorPath: Invalid value: ".metadata.labels": should be a json path under either .spec or .status)"}},
-        Case{
+        CrdCase{
             "ScalePathsUnderTheWrongParent",
             [](json::object& c) {
               json::object& scale = at(version0(c), {"subresources", "scale"});
@@ -161,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(
             },
             {R"(spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.replicas": should be a json path under .spec)",
              R"(spec.versions[0].subresources.scale.statusReplicasPath: Invalid value: ".spec.replicas": should be a json path under .status)"}},
-        Case{
+        CrdCase{
             "PrinterColumns",
             [](json::object& c) {
               version0(c)["additionalPrinterColumns"] = parse(R"([
@@ -175,13 +178,13 @@ INSTANTIATE_TEST_SUITE_P(
              "spec.versions[0].additionalPrinterColumns[1].type: Required value: must be one of "
              "boolean,date,integer,number,string",
              "spec.versions[0].additionalPrinterColumns[1].JSONPath: Required value"}},
-        Case{"NamesRequired",
-             [](json::object& c) {
-               at(c, {"spec"})["names"] = json::object{{"plural", "widgets"}};
-             },
-             {"spec.names.singular: Required value", "spec.names.kind: Required value",
-              "spec.names.listKind: Required value"}},
-        Case{
+        CrdCase{"NamesRequired",
+                [](json::object& c) {
+                  at(c, {"spec"})["names"] = json::object{{"plural", "widgets"}};
+                },
+                {"spec.names.singular: Required value", "spec.names.kind: Required value",
+                 "spec.names.listKind: Required value"}},
+        CrdCase{
             "NamesFormat",
             [](json::object& c) {
               at(c, {"spec"})["names"] = parse(R"({"plural": "widgets", "singular": "Widget",
@@ -194,20 +197,21 @@ INSTANTIATE_TEST_SUITE_P(
              R"(spec.names.shortNames[1]: Invalid value: "w d": $DNS1035)",
              R"(spec.names.listKind: Invalid value: "my_kind": kind and listKind may not be the same)",
              R"(spec.names.categories[0]: Invalid value: "All": $DNS1035)"}},
-        Case{
+        CrdCase{
             "ConversionStrategy",
             [](json::object& c) {
               at(c, {"spec", "conversion"})["strategy"] = "Magic";
             },
             {R"(spec.conversion.strategy: Unsupported value: "Magic": supported values: "None", "Webhook")"}},
-        Case{"ConversionWebhookNeedsConfig",
-             [](json::object& c) {
-               at(c, {"spec", "conversion"})["strategy"] = "Webhook";
-             },
-             {"spec.conversion.webhookClientConfig: Required value: required when strategy is set "
-              "to Webhook",
-              "spec.conversion.conversionReviewVersions: Required value"}},
-        Case{
+        CrdCase{
+            "ConversionWebhookNeedsConfig",
+            [](json::object& c) {
+              at(c, {"spec", "conversion"})["strategy"] = "Webhook";
+            },
+            {"spec.conversion.webhookClientConfig: Required value: required when strategy is set "
+             "to Webhook",
+             "spec.conversion.conversionReviewVersions: Required value"}},
+        CrdCase{
             "ConversionWebhook",
             [](json::object& c) {
               at(c, {"spec"})["conversion"] = parse(R"({"strategy": "Webhook", "webhook": {
@@ -218,7 +222,7 @@ INSTANTIATE_TEST_SUITE_P(
              "is required",
              R"(spec.conversion.conversionReviewVersions[1]: Invalid value: "v2": duplicate version)",
              R"(spec.conversion.conversionReviewVersions: Invalid value: ["v2","v2"]: none of the versions accepted by this server. accepted version(s) are v1, v1beta1)"}},
-        Case{
+        CrdCase{
             "ConversionNoneWithWebhook",
             [](json::object& c) {
               at(c, {"spec"})["conversion"] = parse(R"({"strategy": "None", "webhook": {
@@ -228,23 +232,25 @@ INSTANTIATE_TEST_SUITE_P(
              "not set to Webhook",
              "spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy "
              "is not set to Webhook"}},
-        Case{"PreserveUnknownFields",
-             [](json::object& c) { at(c, {"spec"})["preserveUnknownFields"] = true; },
-             {"spec.preserveUnknownFields: Invalid value: true: cannot set to true, set "
-              "x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"}},
-        Case{"StoredVersionsRequired",
-             [](json::object& c) { at(c, {"status"})["storedVersions"] = json::array(); },
-             {"status.storedVersions: Invalid value: []: must have at least one stored version"}},
-        Case{"StoredVersionMustExist",
-             [](json::object& c) {
-               at(c, {"status"})["storedVersions"] = json::array{"v1", "v0"};
-             },
-             {R"(status.storedVersions[1]: Invalid value: "v0": must appear in spec.versions)"}},
-        Case{"AcceptedNames",
-             [](json::object& c) {
-               at(c, {"status"})["acceptedNames"] = json::object{{"plural", "Bad"}};
-             },
-             {R"(status.acceptedNames.plural: Invalid value: "Bad": $DNS1035)"}}),
+        CrdCase{
+            "PreserveUnknownFields",
+            [](json::object& c) { at(c, {"spec"})["preserveUnknownFields"] = true; },
+            {"spec.preserveUnknownFields: Invalid value: true: cannot set to true, set "
+             "x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"}},
+        CrdCase{
+            "StoredVersionsRequired",
+            [](json::object& c) { at(c, {"status"})["storedVersions"] = json::array(); },
+            {"status.storedVersions: Invalid value: []: must have at least one stored version"}},
+        CrdCase{"StoredVersionMustExist",
+                [](json::object& c) {
+                  at(c, {"status"})["storedVersions"] = json::array{"v1", "v0"};
+                },
+                {R"(status.storedVersions[1]: Invalid value: "v0": must appear in spec.versions)"}},
+        CrdCase{"AcceptedNames",
+                [](json::object& c) {
+                  at(c, {"status"})["acceptedNames"] = json::object{{"plural", "Bad"}};
+                },
+                {R"(status.acceptedNames.plural: Invalid value: "Bad": $DNS1035)"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(CrdValidation, VersionsMustBeUniqueWithOneStorage) {

@@ -41,13 +41,13 @@ SchemaPtr schema() {
   return s;
 }
 
-struct Case {
+struct DefCase {
   const char* name;
   const char* in;
   const char* want;
 };
 
-class CrdDefaulting : public ::testing::TestWithParam<Case> {};
+class CrdDefaulting : public ::testing::TestWithParam<DefCase> {};
 
 TEST_P(CrdDefaulting, AppliesDefaults) {
   json::value v = parse(GetParam().in);
@@ -59,21 +59,23 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, CrdDefaulting,
     ::testing::Values(
         // The default of spec is itself defaulted.
-        Case{"AbsentParent", R"({})",
-             R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2}}})"},
-        Case{"PresentValuesKept", R"({"spec": {"replicas": 3, "mode": "m", "nested": {"b": 7}}})",
-             R"({"spec": {"replicas": 3, "mode": "m", "nested": {"b": 7}}})"},
-        Case{"NullNotNullableIsDefaulted", R"({"spec": {"replicas": null}})",
-             R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2}}})"},
-        Case{"NullNullableIsKept", R"({"spec": {"mode": null}})",
-             R"({"spec": {"replicas": 1, "mode": null, "nested": {"a": "x", "b": 2}}})"},
-        Case{"ArrayItems", R"({"spec": {"list": [{}, {"port": 8080}], "scalars": ["a", null]}})",
-             R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2},
+        DefCase{"AbsentParent", R"({})",
+                R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2}}})"},
+        DefCase{"PresentValuesKept",
+                R"({"spec": {"replicas": 3, "mode": "m", "nested": {"b": 7}}})",
+                R"({"spec": {"replicas": 3, "mode": "m", "nested": {"b": 7}}})"},
+        DefCase{"NullNotNullableIsDefaulted", R"({"spec": {"replicas": null}})",
+                R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2}}})"},
+        DefCase{"NullNullableIsKept", R"({"spec": {"mode": null}})",
+                R"({"spec": {"replicas": 1, "mode": null, "nested": {"a": "x", "b": 2}}})"},
+        DefCase{"ArrayItems", R"({"spec": {"list": [{}, {"port": 8080}], "scalars": ["a", null]}})",
+                R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2},
                           "list": [{"port": 80}, {"port": 8080}], "scalars": ["a", "d"]}})"},
-        Case{"AdditionalProperties", R"({"spec": {"map": {"k": null, "j": {"w": 1}, "i": {}}}})",
-             R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2},
+        DefCase{"AdditionalProperties", R"({"spec": {"map": {"k": null, "j": {"w": 1}, "i": {}}}})",
+                R"({"spec": {"replicas": 1, "mode": "auto", "nested": {"a": "x", "b": 2},
                           "map": {"k": {"w": 5}, "j": {"w": 1}, "i": {"w": 5}}}})"},
-        Case{"WrongTypesIgnored", R"({"spec": "not an object"})", R"({"spec": "not an object"})"}),
+        DefCase{"WrongTypesIgnored", R"({"spec": "not an object"})",
+                R"({"spec": "not an object"})"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(CrdDefaulting, DefaultsAreCopies) {

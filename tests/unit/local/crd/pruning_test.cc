@@ -20,7 +20,7 @@ SchemaPtr schema_of(const char* text) {
   return r.ok() ? *r : nullptr;
 }
 
-struct Case {
+struct PruneCase {
   const char* name;
   const char* schema;
   const char* object;
@@ -28,10 +28,10 @@ struct Case {
   std::vector<std::string> pruned;
 };
 
-class CrdPruning : public ::testing::TestWithParam<Case> {};
+class CrdPruning : public ::testing::TestWithParam<PruneCase> {};
 
 TEST_P(CrdPruning, DropsUnknownFields) {
-  const Case& c = GetParam();
+  const PruneCase& c = GetParam();
   SchemaPtr schema = schema_of(c.schema);
   ASSERT_NE(schema, nullptr);
   json::value object = parse(c.object);
@@ -42,7 +42,7 @@ TEST_P(CrdPruning, DropsUnknownFields) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, CrdPruning,
     ::testing::Values(
-        Case{
+        PruneCase{
             "RootKeepsTypeMetaAndMetadata",
             R"({"type": "object", "properties": {"spec": {"type": "object", "properties": {"a": {"type": "integer"}}}}})",
             R"({"apiVersion": "e.com/v1", "kind": "W", "metadata": {"name": "w", "x": 1},
@@ -50,41 +50,41 @@ INSTANTIATE_TEST_SUITE_P(
             R"({"apiVersion": "e.com/v1", "kind": "W", "metadata": {"name": "w", "x": 1},
                  "spec": {"a": 1}})",
             {"extra", "spec.b"}},
-        Case{"MalformedRootMetaFieldsGoSilently",
-             R"({"type": "object"})",
-             R"({"apiVersion": 1, "kind": "W", "metadata": "x"})",
-             R"({"kind": "W"})",
-             {}},
-        Case{
+        PruneCase{"MalformedRootMetaFieldsGoSilently",
+                  R"({"type": "object"})",
+                  R"({"apiVersion": 1, "kind": "W", "metadata": "x"})",
+                  R"({"kind": "W"})",
+                  {}},
+        PruneCase{
             "ArraysOfObjects",
             R"({"type": "object", "properties": {"l": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}}})",
             R"({"l": [{"a": "x", "b": 1}, {"c": {"d": 1}}]})",
             R"({"l": [{"a": "x"}, {}]})",
             {"l[0].b", "l[1].c"}},
-        Case{
+        PruneCase{
             "AdditionalPropertiesSchema",
             R"({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "object", "properties": {"a": {"type": "integer"}}}}}})",
             R"({"m": {"k": {"a": 1, "z": 2}}})",
             R"({"m": {"k": {"a": 1}}})",
             {"m.k.z"}},
-        Case{
+        PruneCase{
             "PreserveUnknownFieldsKeepsUnknownButPrunesKnown",
             R"({"type": "object", "properties": {"p": {"type": "object", "x-kubernetes-preserve-unknown-fields": true, "properties": {"known": {"type": "object", "properties": {"a": {"type": "string"}}}}}}})",
             R"({"p": {"anything": {"deep": 1}, "known": {"a": "x", "b": 1}}})",
             R"({"p": {"anything": {"deep": 1}, "known": {"a": "x"}}})",
             {"p.known.b"}},
-        Case{"PreservedRoot",
-             R"({"type": "object", "x-kubernetes-preserve-unknown-fields": true})",
-             R"({"kind": "W", "spec": {"x": 1}})",
-             R"({"kind": "W", "spec": {"x": 1}})",
-             {}},
-        Case{
+        PruneCase{"PreservedRoot",
+                  R"({"type": "object", "x-kubernetes-preserve-unknown-fields": true})",
+                  R"({"kind": "W", "spec": {"x": 1}})",
+                  R"({"kind": "W", "spec": {"x": 1}})",
+                  {}},
+        PruneCase{
             "EmbeddedResource",
             R"({"type": "object", "properties": {"t": {"type": "object", "x-kubernetes-embedded-resource": true, "properties": {"spec": {"type": "object"}}}}})",
             R"({"t": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"x": 1}, "junk": 1}})",
             R"({"t": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {}}})",
             {"t.junk", "t.spec.x"}},
-        Case{
+        PruneCase{
             "ScalarsUntouched",
             R"({"type": "object", "properties": {"s": {"type": "string"}, "n": {"type": "integer"}}})",
             R"({"s": "x", "n": 1})",
@@ -92,11 +92,11 @@ INSTANTIATE_TEST_SUITE_P(
             {}},
         // An object where the schema wants a scalar: its members are unknown (validation
         // then reports the type).
-        Case{"ObjectForAScalar",
-             R"({"type": "object", "properties": {"s": {"type": "string"}}})",
-             R"({"s": {"not": "a string"}})",
-             R"({"s": {}})",
-             {"s.not"}}),
+        PruneCase{"ObjectForAScalar",
+                  R"({"type": "object", "properties": {"s": {"type": "string"}}})",
+                  R"({"s": {"not": "a string"}})",
+                  R"({"s": {}})",
+                  {"s.not"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(CrdPruning, NullSchemaPrunesAllButTypeMeta) {

@@ -95,7 +95,7 @@ struct BadSchemaCase {
 };
 
 // "@" stands for the schema's path.
-std::string expand(const std::string& s) {
+std::string expand_schema_path(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '@') {
@@ -117,7 +117,7 @@ TEST_P(CrdStructuralSchemaBad, ReportsUpstreamErrors) {
   ASSERT_FALSE(r.ok());
   std::vector<std::string> want;
   for (const std::string& e : c.errors)
-    want.push_back(expand(e));
+    want.push_back(expand_schema_path(e));
   EXPECT_THAT(messages(r.error()), ElementsAreArray(want));
 }
 

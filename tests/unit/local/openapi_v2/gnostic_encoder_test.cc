@@ -10,7 +10,7 @@
 namespace kcm::local::openapi_v2 {
 namespace {
 
-json::value parse(std::string_view text) {
+json::value parse_document(std::string_view text) {
   std::string error;
   auto v = api::parse_json(text, &error);
   EXPECT_TRUE(v) << error << " in " << text;
@@ -29,7 +29,7 @@ std::string hex(const std::string& bytes) {
 }
 
 std::string encode_hex(std::string_view text) {
-  auto bytes = encode_gnostic_document(parse(text));
+  auto bytes = encode_gnostic_document(parse_document(text));
   EXPECT_TRUE(bytes) << bytes.error();
   return bytes ? hex(*bytes) : "";
 }
@@ -102,7 +102,7 @@ TEST(GnosticEncoder, RejectsWhatItDoesNotModel) {
       {R"({"paths":{"/a":{"trace":{}}}})", R"(paths./a: "trace" is not supported)"},
   };
   for (const auto& c : cases) {
-    auto bytes = encode_gnostic_document(parse(c.json));
+    auto bytes = encode_gnostic_document(parse_document(c.json));
     ASSERT_FALSE(bytes) << c.json;
     EXPECT_EQ(bytes.error(), c.error) << c.json;
   }
@@ -111,7 +111,7 @@ TEST(GnosticEncoder, RejectsWhatItDoesNotModel) {
 // What protoc's own decoder reads from the bytes, with gnostic's message definitions.
 TEST(GnosticEncoder, ProtocDecodesTheMessages) {
   if (!testing::have_protoc()) GTEST_SKIP() << "protoc is not installed";
-  const json::value doc = parse(R"({
+  const json::value doc = parse_document(R"({
     "swagger": "2.0",
     "info": {"title": "Kubernetes", "version": "v1"},
     "paths": {"/api/v1/pods": {

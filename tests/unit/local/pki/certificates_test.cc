@@ -17,6 +17,8 @@
 #include <memory>
 #include <sstream>
 
+#include "pki_test_util.h"
+
 namespace kcm::local::pki {
 namespace {
 
@@ -24,45 +26,12 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-template <auto Free>
-struct Deleter {
-  template <class T>
-  void operator()(T* p) const {
-    Free(p);
-  }
-};
-using X509Ptr = std::unique_ptr<X509, Deleter<X509_free>>;
-using PkeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO_free>>;
 using StorePtr = std::unique_ptr<X509_STORE, Deleter<X509_STORE_free>>;
 using StoreCtxPtr = std::unique_ptr<X509_STORE_CTX, Deleter<X509_STORE_CTX_free>>;
-
-X509Ptr parse_cert(const std::string& pem) {
-  const BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  return X509Ptr(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
-}
-
-PkeyPtr parse_key(const std::string& pem) {
-  const BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  return PkeyPtr(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
-
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void write(const fs::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << text;
-}
-
-unsigned mode_of(const fs::path& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
 }
 
 // The subject as OpenSSL prints it in RFC 2253 form, e.g. "CN=kcm-admin,O=system:masters".

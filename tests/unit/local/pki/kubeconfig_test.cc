@@ -13,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "pki_test_util.h"
+
 namespace kcm::local::pki {
 namespace {
 
@@ -29,19 +31,6 @@ std::string base64_decode(const std::string& text) {
     --len;
   out.resize(len);
   return out;
-}
-
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-unsigned mode_of(const fs::path& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
 }
 
 // Runs a shell command; returns its exit status and standard output.

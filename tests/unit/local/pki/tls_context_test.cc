@@ -11,34 +11,16 @@
 #include <memory>
 #include <string_view>
 
+#include "pki_test_util.h"
+
 namespace kcm::local::pki {
 namespace {
 
 namespace fs = std::filesystem;
 namespace ssl = boost::asio::ssl;
 
-template <auto Free>
-struct Deleter {
-  template <class T>
-  void operator()(T* p) const {
-    Free(p);
-  }
-};
 using SslPtr = std::unique_ptr<SSL, Deleter<SSL_free>>;
 using SslCtxPtr = std::unique_ptr<SSL_CTX, Deleter<SSL_CTX_free>>;
-using X509Ptr = std::unique_ptr<X509, Deleter<X509_free>>;
-using PkeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO_free>>;
-
-X509Ptr parse_cert(const std::string& pem) {
-  const BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  return X509Ptr(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
-}
-
-PkeyPtr parse_key(const std::string& pem) {
-  const BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  return PkeyPtr(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
 
 struct ClientOptions {
   const Credentials* cert_from = nullptr;  // present this client certificate

@@ -27,19 +27,19 @@ std::string data_path(const std::string& name) {
   return std::string(KCM_TEST_DATA_DIR) + "/protobuf/" + name;
 }
 
-struct Case {
+struct BodyCase {
   const char* name;
   const char* pb;  // kubectl 1.32 unless named otherwise
 };
 
-void PrintTo(const Case& c, std::ostream* os) {
+void PrintTo(const BodyCase& c, std::ostream* os) {
   *os << c.pb;
 }
 
-class KubectlBodyTest : public ::testing::TestWithParam<Case> {};
+class KubectlBodyTest : public ::testing::TestWithParam<BodyCase> {};
 
 TEST_P(KubectlBodyTest, DecodesToTheJsonTheJsonClientSends) {
-  const Case& c = GetParam();
+  const BodyCase& c = GetParam();
   std::string expected = read_file(data_path(std::string(c.name) + ".json"));
   while (!expected.empty() && (expected.back() == '\n' || expected.back() == '\r')) {
     expected.pop_back();
@@ -61,20 +61,21 @@ TEST_P(KubectlBodyTest, DecodesToTheJsonTheJsonClientSends) {
 
 INSTANTIATE_TEST_SUITE_P(
     Captured, KubectlBodyTest,
-    ::testing::Values(Case{"create-namespace", "create-namespace.pb"},
-                      Case{"create-deployment", "create-deployment.pb"},
-                      Case{"create-deployment-zero-replicas", "create-deployment-zero-replicas.pb"},
-                      Case{"create-deployment-two-images", "create-deployment-two-images.pb"},
-                      Case{"create-deployment-port-command", "create-deployment-port-command.pb"},
-                      Case{"debug-node", "debug-node.pb"},
-                      Case{"debug-node-sysadmin", "debug-node-sysadmin.pb"},
-                      Case{"debug-copy", "debug-copy.pb"},
-                      Case{"debug-copy", "debug-copy.kubectl-1.33.pb"},
-                      Case{"debug-copy-set-image", "debug-copy-set-image.pb"},
-                      Case{"debug-copy-set-image", "debug-copy-set-image.kubectl-1.33.pb"},
-                      Case{"drain-delete-pod", "drain-delete-pod.pb"},
-                      Case{"drain-delete-pod-grace-period", "drain-delete-pod-grace-period.pb"}),
-    [](const ::testing::TestParamInfo<Case>& info) {
+    ::testing::Values(
+        BodyCase{"create-namespace", "create-namespace.pb"},
+        BodyCase{"create-deployment", "create-deployment.pb"},
+        BodyCase{"create-deployment-zero-replicas", "create-deployment-zero-replicas.pb"},
+        BodyCase{"create-deployment-two-images", "create-deployment-two-images.pb"},
+        BodyCase{"create-deployment-port-command", "create-deployment-port-command.pb"},
+        BodyCase{"debug-node", "debug-node.pb"},
+        BodyCase{"debug-node-sysadmin", "debug-node-sysadmin.pb"},
+        BodyCase{"debug-copy", "debug-copy.pb"},
+        BodyCase{"debug-copy", "debug-copy.kubectl-1.33.pb"},
+        BodyCase{"debug-copy-set-image", "debug-copy-set-image.pb"},
+        BodyCase{"debug-copy-set-image", "debug-copy-set-image.kubectl-1.33.pb"},
+        BodyCase{"drain-delete-pod", "drain-delete-pod.pb"},
+        BodyCase{"drain-delete-pod-grace-period", "drain-delete-pod-grace-period.pb"}),
+    [](const ::testing::TestParamInfo<BodyCase>& info) {
       std::string name = info.param.pb;
       for (char& ch : name) {
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';

@@ -29,7 +29,7 @@ json::object created_pod(std::string_view spec_extra = "", std::string_view cont
   return pod;
 }
 
-json::object& spec_of(json::object& pod) {
+json::object& pod_spec(json::object& pod) {
   return pod["spec"].as_object();
 }
 
@@ -92,7 +92,7 @@ TEST(PodStrategy, AffinityLabelKeysBecomeExpressions) {
     "requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"zone",
       "labelSelector":{"matchLabels":{"app":"web"}},
       "matchLabelKeys":["tier","missing"],"mismatchLabelKeys":["app"]}]}})");
-  const auto& term = spec_of(pod)["affinity"]
+  const auto& term = pod_spec(pod)["affinity"]
                          .at("podAntiAffinity")
                          .at("requiredDuringSchedulingIgnoredDuringExecution")
                          .as_array()[0];
@@ -110,10 +110,10 @@ TEST(PodStrategy, UpdateRules) {
   auto strategy = pod_strategy();
 
   json::object ok = old;
-  spec_of(ok)["containers"].as_array()[0].as_object()["image"] = "nginx:1.26";
-  spec_of(ok)["activeDeadlineSeconds"] = 50;
-  spec_of(ok)["tolerations"].as_array()[0].as_object()["tolerationSeconds"] = 20;
-  spec_of(ok)["tolerations"].as_array().emplace_back(
+  pod_spec(ok)["containers"].as_array()[0].as_object()["image"] = "nginx:1.26";
+  pod_spec(ok)["activeDeadlineSeconds"] = 50;
+  pod_spec(ok)["tolerations"].as_array()[0].as_object()["tolerationSeconds"] = 20;
+  pod_spec(ok)["tolerations"].as_array().emplace_back(
       json::object{{"key", "b"}, {"operator", "Exists"}});
   strategy->prepare_for_update(ok, old);
   EXPECT_TRUE(strategy->validate_update(ok, old).empty())
@@ -126,32 +126,32 @@ TEST(PodStrategy, UpdateRules) {
     const char* message;  // prefix of one error
   };
   const std::vector<Case> cases = {
-      {[](json::object& p) { spec_of(p)["restartPolicy"] = "Never"; },
+      {[](json::object& p) { pod_spec(p)["restartPolicy"] = "Never"; },
        "spec: Forbidden: pod updates may not change fields other than "
        "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
        "`spec.tolerations` (only additions to existing tolerations),"
        "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously "
        "negative)\n"},
       {[](json::object& p) {
-         spec_of(p)["containers"].as_array().emplace_back(
+         pod_spec(p)["containers"].as_array().emplace_back(
              json::object{{"name", "b"}, {"image", "i"}});
        },
        "spec.containers: Forbidden: pod updates may not add or remove containers"},
-      {[](json::object& p) { spec_of(p)["activeDeadlineSeconds"] = 200; },
+      {[](json::object& p) { pod_spec(p)["activeDeadlineSeconds"] = 200; },
        "spec.activeDeadlineSeconds: Invalid value: 200: must be less than or equal to previous "
        "value"},
-      {[](json::object& p) { spec_of(p).erase("activeDeadlineSeconds"); },
+      {[](json::object& p) { pod_spec(p).erase("activeDeadlineSeconds"); },
        "spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer "
        "to nil value"},
-      {[](json::object& p) { spec_of(p)["tolerations"] = json::array(); },
+      {[](json::object& p) { pod_spec(p)["tolerations"] = json::array(); },
        "spec.tolerations: Forbidden: existing toleration can not be modified except its "
        "tolerationSeconds"},
       {[](json::object& p) {
-         spec_of(p)["schedulingGates"] = json::array{json::object{{"name", "late"}}};
+         pod_spec(p)["schedulingGates"] = json::array{json::object{{"name", "late"}}};
        },
        "spec.schedulingGates[0].name: Forbidden: only deletion is allowed, but found new "
        "scheduling gate 'late'"},
-      {[](json::object& p) { spec_of(p)["containers"].as_array()[0].as_object()["image"] = ""; },
+      {[](json::object& p) { pod_spec(p)["containers"].as_array()[0].as_object()["image"] = ""; },
        "spec.containers[0].image: Required value"},
   };
   for (const auto& c : cases) {
@@ -173,11 +173,11 @@ TEST(PodStrategy, GatedPodsMayAddNodeSelectors) {
     "nodeSelector":{"disk":"ssd"})");
   auto strategy = pod_strategy();
   json::object added = old;
-  spec_of(added)["nodeSelector"].as_object()["zone"] = "a";
+  pod_spec(added)["nodeSelector"].as_object()["zone"] = "a";
   EXPECT_TRUE(strategy->validate_update(added, old).empty())
       << messages(strategy->validate_update(added, old));
   json::object changed = old;
-  spec_of(changed)["nodeSelector"].as_object()["disk"] = "hdd";
+  pod_spec(changed)["nodeSelector"].as_object()["disk"] = "hdd";
   EXPECT_TRUE(has_message(strategy->validate_update(changed, old),
                           "spec.nodeSelector: Invalid value: map[string]string{\"disk\":\"hdd\"}: "
                           "only additions to spec.nodeSelector are allowed (no mutations or "
@@ -196,14 +196,14 @@ TEST(PodStrategy, StatusUpdates) {
 
   json::object update = old;
   update["metadata"].as_object().erase("ownerReferences");
-  spec_of(update)["nodeName"] = "elsewhere";
+  pod_spec(update)["nodeName"] = "elsewhere";
   update["status"] = obj(R"({"phase":"Running","podIP":"10.1.0.4",
     "containerStatuses":[{"name":"app","state":{"running":{}}}]})");
   strategy->apply_defaults(update);
   strategy->prepare_for_status_update(update, old);
   // Spec and owner references come from the stored pod; qosClass and
   // observedGeneration are kept; podIPs mirrors podIP.
-  EXPECT_EQ(spec_of(update)["nodeName"], "node-1");
+  EXPECT_EQ(pod_spec(update)["nodeName"], "node-1");
   EXPECT_TRUE(update["metadata"].as_object().contains("ownerReferences"));
   EXPECT_EQ(update["status"].as_object()["qosClass"], "BestEffort");
   EXPECT_EQ(update["status"].as_object()["observedGeneration"], 1);

@@ -40,7 +40,7 @@ json::object pod_with(std::string_view spec_patch, std::string_view container_pa
   return pod;
 }
 
-struct Case {
+struct PodCase {
   const char* spec;
   const char* container;
   const char* message;
@@ -56,7 +56,7 @@ TEST(PodValidation, ValidPods) {
 }
 
 TEST(PodValidation, SpecRules) {
-  const std::vector<Case> cases = {
+  const std::vector<PodCase> cases = {
       {R"({"containers":[]})", "{}", "spec.containers: Required value"},
       {"{}", R"({"name":"App_1"})",
        "spec.containers[0].name: Invalid value: \"App_1\": a lowercase RFC 1123 label must "

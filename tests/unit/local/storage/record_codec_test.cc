@@ -8,27 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "storage_test_util.h"
+
 namespace kcm::local::storage {
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "kcm-codec-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-void write_file(const std::filesystem::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 Record make(std::uint64_t revision, std::string value = R"({"kind":"Pod"})") {
   return {Record::Op::kPut, revision, "core/pods", "default/p" + std::to_string(revision),
@@ -181,7 +164,7 @@ TEST(RecordCodecTest, DecodeRejectsDamage) {
 }
 
 TEST(RecordCodecTest, ReaderWalksFramesAndStopsAtDamage) {
-  TempDir dir;
+  TempDir dir("kcm-codec-");
   std::string bytes;
   std::vector<Record> records = {make(1), make(2, std::string(1500000, 'y')), make(3)};
   for (const Record& r : records)
@@ -219,7 +202,7 @@ TEST(RecordCodecTest, ReaderWalksFramesAndStopsAtDamage) {
 }
 
 TEST(RecordCodecTest, FindValidFrameSkipsLookalikes) {
-  TempDir dir;
+  TempDir dir("kcm-codec-");
   // A magic with a broken header, then a whole frame with a broken payload: neither counts.
   std::string bytes = std::string(10, 'z') + std::string("KWL\0", 4) + std::string(20, 'q');
   std::string bad = encode(make(8));

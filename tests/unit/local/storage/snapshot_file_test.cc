@@ -8,32 +8,10 @@
 #include <fstream>
 #include <iterator>
 
+#include "storage_test_util.h"
+
 namespace kcm::local::storage {
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "kcm-snap-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const std::filesystem::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 std::vector<Record> state() {
   return {
@@ -55,7 +33,7 @@ TEST(SnapshotFileTest, FileNames) {
 }
 
 TEST(SnapshotFileTest, RoundTrips) {
-  TempDir dir;
+  TempDir dir("kcm-snap-");
   auto path = write_snapshot_file(dir.path(), 12, 4, state(), /*sync=*/true);
   ASSERT_TRUE(path.ok()) << path.error();
   EXPECT_EQ(*path, dir.path() / "snapshot-000000000000000c.snap");
@@ -68,7 +46,7 @@ TEST(SnapshotFileTest, RoundTrips) {
 }
 
 TEST(SnapshotFileTest, EmptyStateRoundTrips) {
-  TempDir dir;
+  TempDir dir("kcm-snap-");
   auto path = write_snapshot_file(dir.path(), 5, 2, std::vector<Record>{}, /*sync=*/false);
   ASSERT_TRUE(path.ok()) << path.error();
   EXPECT_EQ(std::filesystem::file_size(*path), 44u);
@@ -78,7 +56,7 @@ TEST(SnapshotFileTest, EmptyStateRoundTrips) {
 }
 
 TEST(SnapshotFileTest, RejectsStateThatIsNotAPutAtOrBeforeTheRevision) {
-  TempDir dir;
+  TempDir dir("kcm-snap-");
   std::vector<Record> deleted = state();
   deleted[1].op = Record::Op::kDelete;
   auto r1 = write_snapshot_file(dir.path(), 12, 4, deleted, false);
@@ -93,7 +71,7 @@ TEST(SnapshotFileTest, RejectsStateThatIsNotAPutAtOrBeforeTheRevision) {
 }
 
 TEST(SnapshotFileTest, DamageIsAnErrorNamingFileAndOffset) {
-  TempDir dir;
+  TempDir dir("kcm-snap-");
   auto path = write_snapshot_file(dir.path(), 12, 4, state(), false);
   ASSERT_TRUE(path.ok()) << path.error();
   const std::string good = read_file(*path);
@@ -155,7 +133,7 @@ TEST(SnapshotFileTest, DamageIsAnErrorNamingFileAndOffset) {
 }
 
 TEST(SnapshotFileTest, HeaderRevisionMustMatchName) {
-  TempDir dir;
+  TempDir dir("kcm-snap-");
   auto path = write_snapshot_file(dir.path(), 12, 4, state(), false);
   ASSERT_TRUE(path.ok()) << path.error();
   const auto renamed = dir.path() / snapshot_file_name(13);

@@ -15,27 +15,14 @@
 #include <thread>
 
 #include "local/storage/write_ahead_log.h"
+#include "storage_test_util.h"
 
 namespace kcm::local::storage {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "kcm-walcrash-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
-    path_ = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-Record rec(std::uint64_t revision) {
+Record configmap_record(std::uint64_t revision) {
   return {Record::Op::kPut, revision, "core/configmaps", fmt::format("default/cm-{}", revision),
           fmt::format(R"({{"data":{{"n":"{}"}},"pad":"{}"}})", revision,
                       std::string(revision % 700, 'p'))};
@@ -53,18 +40,19 @@ Record rec(std::uint64_t revision) {
   for (std::uint64_t revision = 1;; ++revision) {
     while (revision - acked.load() > 256)
       std::this_thread::yield();
-    (*wal)->append(rec(revision), [&acked, ack_fd, revision](const kcm::Result<void>& r) {
-      if (!r.ok()) ::_exit(3);
-      acked.store(revision);
-      // 8 bytes < PIPE_BUF: the write is atomic.
-      if (::write(ack_fd, &revision, sizeof revision) != sizeof revision) ::_exit(4);
-    });
+    (*wal)->append(configmap_record(revision),
+                   [&acked, ack_fd, revision](const kcm::Result<void>& r) {
+                     if (!r.ok()) ::_exit(3);
+                     acked.store(revision);
+                     // 8 bytes < PIPE_BUF: the write is atomic.
+                     if (::write(ack_fd, &revision, sizeof revision) != sizeof revision) ::_exit(4);
+                   });
     if (revision % 1000 == 0) {
       // Snapshot now and then, so the kill can also land mid-compaction.
       auto cut = (*wal)->begin_snapshot(revision);
       std::vector<Record> state;
       for (std::uint64_t r = 1; r <= revision; r += 97)
-        state.push_back(rec(r));
+        state.push_back(configmap_record(r));
       if (!(*wal)->finish_snapshot(cut, state).ok()) ::_exit(5);
     }
   }
@@ -73,7 +61,7 @@ Record rec(std::uint64_t revision) {
 TEST(WriteAheadLogCrashTest, KillNineKeepsEveryAcknowledgedRecord) {
   for (const std::size_t segment_bytes : {std::size_t{64} << 20, std::size_t{16} << 10}) {
     SCOPED_TRACE(segment_bytes);
-    TempDir dir;
+    TempDir dir("kcm-walcrash-");
     int fds[2];
     ASSERT_EQ(::pipe(fds), 0);
     const pid_t pid = ::fork();
@@ -117,12 +105,12 @@ TEST(WriteAheadLogCrashTest, KillNineKeepsEveryAcknowledgedRecord) {
     std::uint64_t next = recovery.snapshot_revision + 1;
     for (const Record& r : recovery.tail) {
       ASSERT_EQ(r.revision, next);
-      ASSERT_EQ(r, rec(r.revision));
+      ASSERT_EQ(r, configmap_record(r.revision));
       ++next;
     }
     EXPECT_GE(next - 1, max_acked) << "an acknowledged record was lost";
     for (const Record& r : recovery.snapshot)
-      EXPECT_EQ(r, rec(r.revision));
+      EXPECT_EQ(r, configmap_record(r.revision));
     for (const std::string& w : recovery.warnings)
       std::cerr << "warning: " << w << "\n";
   }

@@ -17,36 +17,13 @@
 #include <thread>
 
 #include "local/storage/snapshot_file.h"
+#include "storage_test_util.h"
 
 namespace kcm::local::storage {
 namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "kcm-wal-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
-    path_ = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 Record rec(std::uint64_t revision, Record::Op op = Record::Op::kPut) {
   return {op, revision, "core/pods", fmt::format("default/p{}", revision),
@@ -146,7 +123,7 @@ class WriteAheadLogTest : public ::testing::Test {
       append_all(*wal, {rec(r)});
   }
 
-  TempDir dir_;
+  TempDir dir_{"kcm-wal-"};
   Recovery recovery_;
 };
 
