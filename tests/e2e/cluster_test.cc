@@ -19,8 +19,8 @@ LocalCluster::Options cluster_options() {
   return o;
 }
 
-std::string pod_yaml(const std::string& name, const std::string& annotations = "",
-                     const std::string& extra_spec = "") {
+std::string annotated_pod_yaml(const std::string& name, const std::string& annotations = "",
+                               const std::string& extra_spec = "") {
   std::string y = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n";
   if (!annotations.empty()) y += "  annotations:\n" + annotations;
   y += "spec:\n" + extra_spec + "  containers:\n  - name: web\n    image: nginx\n";
@@ -67,7 +67,7 @@ TEST_F(ClusterTest, NodesAreReady) {
 }
 
 TEST_F(ClusterTest, PodIsScheduledRunsAndBecomesReady) {
-  ok({"create", "-f", "-"}, pod_yaml("web-1"));
+  ok({"create", "-f", "-"}, annotated_pod_yaml("web-1"));
   ok({"wait", "--for=condition=Ready", "pod/web-1", "--timeout=30s"});
   const std::string wide = ok({"get", "pod", "web-1", "-o", "wide"});
   EXPECT_THAT(
@@ -90,7 +90,7 @@ TEST_F(ClusterTest, PodIsScheduledRunsAndBecomesReady) {
 }
 
 TEST_F(ClusterTest, PodThatFitsNowhereStaysPending) {
-  ok({"create", "-f", "-"}, pod_yaml("nowhere", "", "  nodeSelector:\n    disk: none\n"));
+  ok({"create", "-f", "-"}, annotated_pod_yaml("nowhere", "", "  nodeSelector:\n    disk: none\n"));
   const std::string message =
       "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. "
       "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
@@ -117,8 +117,8 @@ TEST_F(ClusterTest, PodThatFitsNowhereStaysPending) {
 
 TEST_F(ClusterTest, CrashAnnotationGivesCrashLoopBackOff) {
   ok({"create", "-f", "-"},
-     pod_yaml("crasher",
-              "    local.kcm.dev/crash: \"true\"\n    local.kcm.dev/crash-backoff: 300ms\n"));
+     annotated_pod_yaml(
+         "crasher", "    local.kcm.dev/crash: \"true\"\n    local.kcm.dev/crash-backoff: 300ms\n"));
   bool saw_backoff = false;
   EXPECT_TRUE(eventually(
       [&] {
@@ -140,7 +140,8 @@ TEST_F(ClusterTest, CrashAnnotationGivesCrashLoopBackOff) {
 }
 
 TEST_F(ClusterTest, NeverReadyPodRunsButIsNotReady) {
-  ok({"create", "-f", "-"}, pod_yaml("lazy", "    local.kcm.dev/never-ready: \"true\"\n"));
+  ok({"create", "-f", "-"},
+     annotated_pod_yaml("lazy", "    local.kcm.dev/never-ready: \"true\"\n"));
   EXPECT_TRUE(eventually([&] { return jsonpath("pod/lazy", "{.status.phase}") == "Running"; }));
   const CommandResult wait =
       kubectl_({"wait", "--for=condition=Ready", "pod/lazy", "--timeout=2s"});
@@ -151,7 +152,7 @@ TEST_F(ClusterTest, NeverReadyPodRunsButIsNotReady) {
 }
 
 TEST_F(ClusterTest, DeletedPodTerminatesGracefully) {
-  ok({"create", "-f", "-"}, pod_yaml("doomed"));
+  ok({"create", "-f", "-"}, annotated_pod_yaml("doomed"));
   ok({"wait", "--for=condition=Ready", "pod/doomed", "--timeout=30s"});
   // kubectl delete waits until the kubelet has finished the pod.
   const CommandResult r = kubectl_({"delete", "pod", "doomed", "--timeout=30s"});

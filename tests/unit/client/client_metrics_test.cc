@@ -151,7 +151,7 @@ class FakeTransport final : public Transport {
 FakeTransport::Answer answer(int status, std::string body = "", Headers headers = {}) {
   return {status, std::move(body), std::move(headers), ""};
 }
-FakeTransport::Answer transport_error(std::string error) {
+FakeTransport::Answer failed_answer(std::string error) {
   return {0, "", {}, std::move(error)};
 }
 
@@ -215,8 +215,8 @@ TEST(ClientMetricsTest, RecordsEachOutcome) {
        false,
        {"request_size POST " + h + " 2", "result 409 POST " + h, "latency POST " + h}},
       {"transport error",
-       {transport_error("Post \"https://127.0.0.1:6443/api/v1/namespaces/default/pods\": dial "
-                        "tcp 127.0.0.1:6443: connect: connection refused")},
+       {failed_answer("Post \"https://127.0.0.1:6443/api/v1/namespaces/default/pods\": dial "
+                      "tcp 127.0.0.1:6443: connect: connection refused")},
        pods_request("POST", R"({"a":1})"),
        false,
        {"request_size POST " + h + " 7", "result <error> POST " + h, "latency POST " + h}},
@@ -266,8 +266,8 @@ TEST(ClientMetricsTest, RetriedTransportErrorCountsAsErrorThenItsRetry) {
   RecordingMetrics& r = recorder();
   // A reset GET is retried after client-go's artificial "Retry-After: 1".
   auto transport = std::make_shared<FakeTransport>(std::deque<FakeTransport::Answer>{
-      transport_error("Get \"https://127.0.0.1:6443/api/v1/namespaces/default/pods\": read tcp "
-                      "127.0.0.1:40000->127.0.0.1:6443: read: connection reset by peer"),
+      failed_answer("Get \"https://127.0.0.1:6443/api/v1/namespaces/default/pods\": read tcp "
+                    "127.0.0.1:40000->127.0.0.1:6443: read: connection reset by peer"),
       answer(200, "{}")});
   RestClient client(transport, quiet_options());
   ASSERT_TRUE(client.send(pods_request()).ok());
@@ -333,7 +333,7 @@ TEST(ClientMetricsTest, WatchesCountTheirStart) {
        false,
        {"result 410 GET " + h}},
       {"refused",
-       {transport_error("dial tcp [::1]:6443: connect: connection refused")},
+       {failed_answer("dial tcp [::1]:6443: connect: connection refused")},
        false,
        {"result <error> GET " + h}},
       {"retried after a 500",

@@ -11,7 +11,7 @@ namespace {
 PodFacts facts(std::string_view text) {
   return CachedPod::from_json(json::parse(text)).value().facts();
 }
-CachedPod cached(std::string_view text) {
+CachedPod cached_pod_of(std::string_view text) {
   return CachedPod::from_json(json::parse(text)).value();
 }
 // Ready since 12:00:10.
@@ -94,7 +94,7 @@ TEST(CachedPod, AvailabilityBoundaryIsInclusive) {
 }
 
 TEST(CachedPod, NextAvailabilityCheck) {
-  const CachedPod p = cached(kReadySince10);
+  const CachedPod p = cached_pod_of(kReadySince10);
   auto next = next_pod_availability_check(p.facts(), 5, time_at("2024-06-15T12:00:12Z"));
   ASSERT_TRUE(next.has_value());
   EXPECT_EQ(*next, std::chrono::seconds(3));
@@ -103,9 +103,9 @@ TEST(CachedPod, NextAvailabilityCheck) {
   EXPECT_FALSE(
       next_pod_availability_check(p.facts(), 0, time_at("2024-06-15T12:00:12Z")).has_value());
 
-  const CachedPod later = cached(R"({"status": {"conditions": [
+  const CachedPod later = cached_pod_of(R"({"status": {"conditions": [
       {"type": "Ready", "status": "True", "lastTransitionTime": "2024-06-15T12:00:11Z"}]}})");
-  const CachedPod not_ready = cached(R"({"status": {"phase": "Pending"}})");
+  const CachedPod not_ready = cached_pod_of(R"({"status": {"phase": "Pending"}})");
   const std::vector<const CachedPod*> pods = {&not_ready, &later, &p};
   auto min = find_min_next_pod_availability_check(pods, 5, time_at("2024-06-15T12:00:12Z"));
   ASSERT_TRUE(min.has_value());
@@ -132,13 +132,13 @@ TEST(CachedPod, ActiveTerminalTerminating) {
       {R"({"metadata": {"deletionTimestamp": null}})", true, false, false},
   };
   for (const Case& c : cases) {
-    const CachedPod p = cached(c.pod);
+    const CachedPod p = cached_pod_of(c.pod);
     EXPECT_EQ(is_pod_active(p), c.active) << c.pod;
     EXPECT_EQ(is_pod_terminal(p.facts()), c.terminal) << c.pod;
     EXPECT_EQ(is_pod_terminating(p), c.terminating) << c.pod;
   }
-  const std::vector<CachedPod> pods = {cached(cases[0].pod), cached(cases[4].pod),
-                                       cached(cases[2].pod)};
+  const std::vector<CachedPod> pods = {cached_pod_of(cases[0].pod), cached_pod_of(cases[4].pod),
+                                       cached_pod_of(cases[2].pod)};
   const std::vector<const CachedPod*> all = pointers_to(pods);
   EXPECT_EQ(filter_active_pods(all), (std::vector<const CachedPod*>{&pods[0]}));
   EXPECT_EQ(filter_terminating_pods(all), (std::vector<const CachedPod*>{&pods[1]}));

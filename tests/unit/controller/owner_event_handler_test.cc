@@ -17,7 +17,7 @@ std::string child(std::string_view ns, std::string_view refs) {
   return s + "}}";
 }
 
-cache::ObjectPtr cached(const std::string& text) {
+cache::ObjectPtr cached_object(const std::string& text) {
   auto o = cache::CachedObject::from_json(json::parse(text));
   EXPECT_TRUE(o.ok());
   return o.ok() ? *o : nullptr;
@@ -95,7 +95,7 @@ TEST(OwnerEventHandler, ControllerOwnerKey) {
         c.want ? std::vector<std::string>{*c.want} : std::vector<std::string>{};
     EXPECT_EQ(owner_keys(o, c.owner), want);
     if (c.name.starts_with("malformed")) continue;  // the cache refuses those objects
-    const cache::ObjectPtr p = cached(c.child);
+    const cache::ObjectPtr p = cached_object(c.child);
     ASSERT_TRUE(p);
     EXPECT_EQ(owner_keys(*p, c.owner), want);
   }
@@ -109,7 +109,7 @@ TEST(OwnerEventHandler, AllOwners) {
           {"apiVersion":"apps/v1","kind":"ReplicaSet","name":"a","uid":"4"}])");
   const std::vector<std::string> want = {"ns1/a", "ns1/b"};
   EXPECT_EQ(owner_keys(json_object(c), kReplicaSets, /*only_controller=*/false), want);
-  EXPECT_EQ(owner_keys(*cached(c), kReplicaSets, false), want);
+  EXPECT_EQ(owner_keys(*cached_object(c), kReplicaSets, false), want);
   EXPECT_TRUE(owner_keys(json_object(c), kReplicaSets, true).empty());
   EXPECT_EQ(owner_keys(json_object(c), OwnerType{"batch", "Job", true}, true),
             std::vector<std::string>{"ns1/j"});
@@ -131,38 +131,38 @@ TEST(OwnerEventHandler, HandlerEnqueuesOwners) {
   KeyRecordingQueue queue;
   const auto handler = enqueue_for_owner(kReplicaSets, queue);
 
-  handler->on_add(cached(rs_child("web", "1")), true);
+  handler->on_add(cached_object(rs_child("web", "1")), true);
   EXPECT_EQ(queue.added, std::vector<std::string>{"ns1/web"});
 
   // An orphan or a child of another kind wakes nobody.
   queue.added.clear();
-  handler->on_add(cached(child("ns1", "")), false);
+  handler->on_add(cached_object(child("ns1", "")), false);
   handler->on_add(
-      cached(child(
+      cached_object(child(
           "ns1",
           R"([{"apiVersion":"batch/v1","kind":"Job","name":"j","uid":"u","controller":true}])")),
       false);
   EXPECT_TRUE(queue.added.empty());
 
   // Same owner: once. An owner change: the old and the new.
-  handler->on_update(cached(rs_child("web", "1")), cached(rs_child("web", "2")));
+  handler->on_update(cached_object(rs_child("web", "1")), cached_object(rs_child("web", "2")));
   EXPECT_EQ(queue.added, std::vector<std::string>{"ns1/web"});
   queue.added.clear();
-  handler->on_update(cached(rs_child("web", "2")), cached(rs_child("api", "3")));
+  handler->on_update(cached_object(rs_child("web", "2")), cached_object(rs_child("api", "3")));
   EXPECT_EQ(queue.added, (std::vector<std::string>{"ns1/web", "ns1/api"}));
   queue.added.clear();
   // Released: the old owner hears of it.
-  handler->on_update(cached(rs_child("api", "3")), cached(child("ns1", "")));
+  handler->on_update(cached_object(rs_child("api", "3")), cached_object(child("ns1", "")));
   EXPECT_EQ(queue.added, std::vector<std::string>{"ns1/api"});
 
   queue.added.clear();
-  handler->on_delete(cache::DeletedObject(cached(rs_child("web", "4"))));
+  handler->on_delete(cache::DeletedObject(cached_object(rs_child("web", "4"))));
   EXPECT_EQ(queue.added, std::vector<std::string>{"ns1/web"});
 
   // A tombstone through its last known state; one without a state is dropped.
   queue.added.clear();
-  handler->on_delete(
-      cache::DeletedObject(cache::DeletedFinalStateUnknown{"ns1/c", cached(rs_child("db", "5"))}));
+  handler->on_delete(cache::DeletedObject(
+      cache::DeletedFinalStateUnknown{"ns1/c", cached_object(rs_child("db", "5"))}));
   EXPECT_EQ(queue.added, std::vector<std::string>{"ns1/db"});
   queue.added.clear();
   handler->on_delete(cache::DeletedObject(cache::DeletedFinalStateUnknown{"ns1/c", nullptr}));
@@ -175,13 +175,13 @@ TEST(OwnerEventHandler, HandlerWithFunctionAndAllOwners) {
       OwnerType{"", "ConfigMap", true}, [&keys](const std::string& k) { keys.push_back(k); },
       /*only_controller=*/false);
   handler->on_add(
-      cached(child("ns1", R"([{"apiVersion":"v1","kind":"ConfigMap","name":"a","uid":"1"},
+      cached_object(child("ns1", R"([{"apiVersion":"v1","kind":"ConfigMap","name":"a","uid":"1"},
                                {"apiVersion":"v1","kind":"ConfigMap","name":"b","uid":"2"}])")),
       false);
   EXPECT_EQ(keys, (std::vector<std::string>{"ns1/a", "ns1/b"}));
   // No function: events are ignored without crashing.
   const auto silent = enqueue_for_owner(kReplicaSets, EnqueueFn{});
-  silent->on_add(cached(rs_child("web", "1")), false);
+  silent->on_add(cached_object(rs_child("web", "1")), false);
 }
 
 }  // namespace

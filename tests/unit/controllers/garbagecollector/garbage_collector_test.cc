@@ -72,8 +72,8 @@ class FakeApi final : public GcApi {
   std::function<void()> after_conflict;
 };
 
-client::ApiResource resource(std::string group, std::string name, std::string kind,
-                             bool namespaced) {
+client::ApiResource v1_resource(std::string group, std::string name, std::string kind,
+                                bool namespaced) {
   return {{std::move(group), "v1"},
           std::move(name),
           std::move(kind),
@@ -86,9 +86,9 @@ class GarbageCollectorTest : public ::testing::Test {
   GarbageCollectorTest()
       : api_(std::make_shared<FakeApi>()),
         gc_(nullptr, nullptr, std::make_shared<record::FakeRecorder>(), {.api = api_}) {
-    gc_.rest_mapper().reset({resource("", "configmaps", "ConfigMap", true),
-                             resource("", "namespaces", "Namespace", false),
-                             resource("apps", "replicasets", "ReplicaSet", true)});
+    gc_.rest_mapper().reset({v1_resource("", "configmaps", "ConfigMap", true),
+                             v1_resource("", "namespaces", "Namespace", false),
+                             v1_resource("apps", "replicasets", "ReplicaSet", true)});
   }
 
   // The object in the server and in the graph.
@@ -421,7 +421,7 @@ TEST(GarbageCollectorSyncTest, DiscoveryFeedsTheMapperAndFailuresAreCounted) {
   options.discover = [&]() -> Result<client::PreferredResources, api::Status> {
     if (broken) return fail(api::service_unavailable("discovery down"));
     return client::PreferredResources{
-        .resources = {resource("apps", "replicasets", "ReplicaSet", true)}};
+        .resources = {v1_resource("apps", "replicasets", "ReplicaSet", true)}};
   };
   GarbageCollector gc(nullptr, nullptr, nullptr, options);
   auto failed = gc.sync_monitors();
