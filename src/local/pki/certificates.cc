@@ -25,22 +25,13 @@
 #include <system_error>
 #include <utility>
 
+#include "local/pki/openssl_ptr.h"
+
 namespace kcm::local::pki {
 namespace {
 
 namespace fs = std::filesystem;
 
-// RAII for OpenSSL objects: std::unique_ptr with the matching free function.
-template <auto Free>
-struct Deleter {
-  template <class T>
-  void operator()(T* p) const {
-    Free(p);
-  }
-};
-using X509Ptr = std::unique_ptr<X509, Deleter<X509_free>>;
-using PkeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO_free_all>>;
 using BignumPtr = std::unique_ptr<BIGNUM, Deleter<BN_free>>;
 using ExtensionPtr = std::unique_ptr<X509_EXTENSION, Deleter<X509_EXTENSION_free>>;
 using GeneralNamesPtr = std::unique_ptr<GENERAL_NAMES, Deleter<GENERAL_NAMES_free>>;

@@ -14,19 +14,9 @@
 #include <sstream>
 #include <string>
 
-namespace kcm::local::pki {
+#include "local/pki/openssl_ptr.h"
 
-// unique_ptr deleter calling OpenSSL's `Free`.
-template <auto Free>
-struct Deleter {
-  template <class T>
-  void operator()(T* p) const {
-    Free(p);
-  }
-};
-using X509Ptr = std::unique_ptr<X509, Deleter<X509_free>>;
-using PkeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO_free>>;
+namespace kcm::local::pki {
 
 // The first certificate of `pem`; null if there is none.
 inline X509Ptr parse_cert(const std::string& pem) {
