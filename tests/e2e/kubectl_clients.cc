@@ -273,7 +273,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
-  for (std::string& line : split(s, '\n'))
+  for (std::string& line : split_lines(s))
     if (!line.empty()) out.push_back(std::move(line));
   return out;
 }
