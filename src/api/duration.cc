@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdint>
 
+#include "api/ascii.h"
+
 namespace kcm::api {
 
 namespace {
@@ -26,11 +28,7 @@ constexpr std::array<Unit, 8> kUnits = {{
     {"h", 3'600'000'000'000},
 }};
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-std::string invalid(std::string_view orig) {
+std::string invalid_duration(std::string_view orig) {
   return "time: invalid duration " + go_time_quote(orig);
 }
 
@@ -38,7 +36,7 @@ std::string invalid(std::string_view orig) {
 bool leading_int(std::string_view& s, std::uint64_t& x) {
   x = 0;
   std::size_t i = 0;
-  for (; i < s.size() && is_digit(s[i]); ++i) {
+  for (; i < s.size() && is_ascii_digit(s[i]); ++i) {
     if (x > kOverflow / 10) return false;
     x = x * 10 + static_cast<std::uint64_t>(s[i] - '0');
     if (x > kOverflow) return false;
@@ -54,7 +52,7 @@ void leading_fraction(std::string_view& s, std::uint64_t& x, double& scale) {
   scale = 1;
   bool overflow = false;
   std::size_t i = 0;
-  for (; i < s.size() && is_digit(s[i]); ++i) {
+  for (; i < s.size() && is_ascii_digit(s[i]); ++i) {
     if (overflow) continue;
     if (x > (kOverflow - 1) / 10) {
       overflow = true;
@@ -118,15 +116,15 @@ Result<std::chrono::nanoseconds> parse_duration(std::string_view s) {
     s.remove_prefix(1);
   }
   if (s == "0") return std::chrono::nanoseconds(0);
-  if (s.empty()) return fail(invalid(orig));
+  if (s.empty()) return fail(invalid_duration(orig));
 
   std::uint64_t d = 0;
   while (!s.empty()) {
-    if (!(s[0] == '.' || is_digit(s[0]))) return fail(invalid(orig));
+    if (!(s[0] == '.' || is_ascii_digit(s[0]))) return fail(invalid_duration(orig));
 
     std::uint64_t v = 0;
     const std::size_t before_int = s.size();
-    if (!leading_int(s, v)) return fail(invalid(orig));
+    if (!leading_int(s, v)) return fail(invalid_duration(orig));
     const bool pre = before_int != s.size();
 
     std::uint64_t f = 0;
@@ -138,10 +136,10 @@ Result<std::chrono::nanoseconds> parse_duration(std::string_view s) {
       leading_fraction(s, f, scale);
       post = before_frac != s.size();
     }
-    if (!pre && !post) return fail(invalid(orig));
+    if (!pre && !post) return fail(invalid_duration(orig));
 
     std::size_t i = 0;
-    while (i < s.size() && s[i] != '.' && !is_digit(s[i]))
+    while (i < s.size() && s[i] != '.' && !is_ascii_digit(s[i]))
       ++i;
     if (i == 0) return fail("time: missing unit in duration " + go_time_quote(orig));
     const std::string_view name = s.substr(0, i);
@@ -154,22 +152,22 @@ Result<std::chrono::nanoseconds> parse_duration(std::string_view s) {
       return fail("time: unknown unit " + go_time_quote(name) + " in duration " +
                   go_time_quote(orig));
     }
-    if (v > kOverflow / unit) return fail(invalid(orig));
+    if (v > kOverflow / unit) return fail(invalid_duration(orig));
     v *= unit;
     if (f > 0) {
       // Go computes the fractional part in float64 (exact to the nanosecond
       // for every fraction of an hour); doing the same keeps rounding identical.
       v += static_cast<std::uint64_t>(static_cast<double>(f) * (static_cast<double>(unit) / scale));
-      if (v > kOverflow) return fail(invalid(orig));
+      if (v > kOverflow) return fail(invalid_duration(orig));
     }
     d += v;
-    if (d > kOverflow) return fail(invalid(orig));
+    if (d > kOverflow) return fail(invalid_duration(orig));
   }
   if (neg) {
     // -(1<<63) is representable; wrap-around negation of the unsigned value.
     return std::chrono::nanoseconds(static_cast<std::int64_t>(~d + 1));
   }
-  if (d > kOverflow - 1) return fail(invalid(orig));
+  if (d > kOverflow - 1) return fail(invalid_duration(orig));
   return std::chrono::nanoseconds(static_cast<std::int64_t>(d));
 }
 

@@ -28,9 +28,9 @@ std::string quote_char(unsigned char c) {
   return fmt::format("'{}'", static_cast<char>(c));
 }
 
-class Scanner {
+class SyntaxScanner {
  public:
-  explicit Scanner(std::string_view text) : s_(text) {}
+  explicit SyntaxScanner(std::string_view text) : s_(text) {}
 
   std::string run() {
     skip_space();
@@ -232,7 +232,7 @@ class Scanner {
 }  // namespace
 
 std::string go_json_syntax_error(std::string_view text) {
-  return Scanner(text).run();
+  return SyntaxScanner(text).run();
 }
 
 }  // namespace kcm::api

@@ -32,7 +32,7 @@ std::optional<json::value> parse_json(std::string_view text, std::string* error,
 
 json::parse_options json_parse_options() {
   json::parse_options options;
-  options.max_depth = 512;
+  options.max_depth = kJsonMaxDepth;
   return options;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,9 @@ namespace json = boost::json;
 // to build and free).
 std::optional<json::value> parse_json(std::string_view text, std::string* error,
                                       json::storage_ptr sp = {});
+// The deepest nesting parse_json accepts; code that builds or walks values
+// bounds its recursion by it, so that what it makes can be read back.
+inline constexpr std::size_t kJsonMaxDepth = 512;
 
 // Compact serialization (no whitespace), as the API server and kubectl emit.
 std::string to_json_string(const json::value& v);

@@ -17,14 +17,14 @@ using boost::system::error_code;
 // on_path_ is how many of the open containers, from the root down, are the
 // objects its path leads through (so a member is read when the innermost
 // open container is the last object on its path and the key is its last key).
-class Scanner {
+class MemberScanner {
  public:
   static constexpr std::size_t max_object_size = std::size_t(-1);
   static constexpr std::size_t max_array_size = std::size_t(-1);
   static constexpr std::size_t max_key_size = std::size_t(-1);
   static constexpr std::size_t max_string_size = std::size_t(-1);
 
-  explicit Scanner(std::span<ScannedString> members)
+  explicit MemberScanner(std::span<ScannedString> members)
       : members_(members), on_path_(members.size(), 0) {}
 
   bool on_document_begin(error_code&) { return true; }
@@ -139,7 +139,7 @@ class Scanner {
 bool scan_strings(std::string_view text, std::span<ScannedString> members, std::string* error) {
   for (ScannedString& m : members)
     m.value.reset();
-  json::basic_parser<Scanner> parser(json_parse_options(), members);
+  json::basic_parser<MemberScanner> parser(json_parse_options(), members);
   error_code ec;
   // Fed as parse_json feeds its stream_parser, so that errors and their byte
   // offsets read the same.

@@ -40,7 +40,7 @@ class TypeErrors {
 };
 
 // Go decodes null into a string as "no change", i.e. "".
-bool read_string(const json::value& v, std::string& out) {
+bool read_selector_string(const json::value& v, std::string& out) {
   if (v.is_null()) return true;
   const json::string* s = v.if_string();
   if (s == nullptr) return false;
@@ -74,7 +74,7 @@ Result<LabelSelector> LabelSelector::from_json(const json::value& v, std::string
     }
     for (const auto& kv : *m) {
       std::string value;
-      if (!read_string(kv.value(), value)) {
+      if (!read_selector_string(kv.value(), value)) {
         return fail(errors.field("LabelSelector", "matchLabels", kv.value(), "string"));
       }
       set_label(out.match_labels, std::string(kv.key()), std::move(value));
@@ -96,11 +96,12 @@ Result<LabelSelector> LabelSelector::from_json(const json::value& v, std::string
           return fail(errors.field("LabelSelector", "matchExpressions", item,
                                    "v1.LabelSelectorRequirement"));
         }
-        if (const json::value* k = e->if_contains("key"); k && !read_string(*k, req.key)) {
+        if (const json::value* k = e->if_contains("key"); k && !read_selector_string(*k, req.key)) {
           return fail(
               errors.field("LabelSelectorRequirement", "matchExpressions.key", *k, "string"));
         }
-        if (const json::value* o = e->if_contains("operator"); o && !read_string(*o, req.op)) {
+        if (const json::value* o = e->if_contains("operator");
+            o && !read_selector_string(*o, req.op)) {
           return fail(errors.field("LabelSelectorRequirement", "matchExpressions.operator", *o,
                                    "v1.LabelSelectorOperator"));
         }
@@ -112,7 +113,7 @@ Result<LabelSelector> LabelSelector::from_json(const json::value& v, std::string
           }
           for (const json::value& s : *values) {
             std::string value;
-            if (!read_string(s, value)) {
+            if (!read_selector_string(s, value)) {
               return fail(
                   errors.field("LabelSelectorRequirement", "matchExpressions.values", s, "string"));
             }

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <limits>
 
+#include "api/ascii.h"
+
 namespace kcm::api {
 
 using BigInt = boost::multiprecision::cpp_int;
@@ -44,10 +46,6 @@ constexpr std::int64_t kPow10[] = {1,
                                    10000000000000000,
                                    100000000000000000,
                                    1000000000000000000};
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 
 BigInt pow10(std::int64_t n) {
   return boost::multiprecision::pow(BigInt(10), static_cast<unsigned>(n));
@@ -115,7 +113,7 @@ bool split_quantity(std::string_view str, Parts& p) {
       p.value = str;
       return true;
     }
-    if (!is_digit(str[i])) {
+    if (!is_ascii_digit(str[i])) {
       p.num = str.substr(pos, i - pos);
       pos = i;
       break;
@@ -130,7 +128,7 @@ bool split_quantity(std::string_view str, Parts& p) {
         p.value = str;
         return true;
       }
-      if (!is_digit(str[i])) {
+      if (!is_ascii_digit(str[i])) {
         p.denom = str.substr(pos, i - pos);
         pos = i;
         break;
@@ -157,7 +155,7 @@ bool split_quantity(std::string_view str, Parts& p) {
       p.suffix = str.substr(suffix_start);
       return true;
     }
-    if (!is_digit(str[i])) break;
+    if (!is_ascii_digit(str[i])) break;
   }
   // A character after the exponent digits: not a quantity.
   return false;
@@ -207,7 +205,7 @@ bool interpret_suffix(std::string_view s, Suffix& out) {
     if (rest.empty()) return false;
     std::uint64_t n = 0;
     for (const char c : rest) {
-      if (!is_digit(c)) return false;
+      if (!is_ascii_digit(c)) return false;
       if (n > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) return false;
       n = n * 10 + static_cast<std::uint64_t>(c - '0');
     }
@@ -377,7 +375,7 @@ Result<Quantity> Quantity::parse(std::string_view str) {
   // Exact decimal path (upstream's inf.Dec).
   bool has_digit = false;
   for (const char c : p.value)
-    has_digit = has_digit || is_digit(c);
+    has_digit = has_digit || is_ascii_digit(c);
   if (!has_digit) return fail(std::string(kErrNumeric));
   BigInt m = digits_to_big(std::string(p.num) + std::string(p.denom));
   std::int64_t e = -denom_len;

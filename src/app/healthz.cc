@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "api/field_error.h"
+#include "app/hex_digit.h"
 #include "log/log.h"
 
 namespace kcm::app {
@@ -12,13 +13,6 @@ namespace kcm::app {
 using api::go_quote;
 
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // url.QueryUnescape: '+' is a space; '%' needs two hex digits.
 std::optional<std::string> query_unescape(std::string_view s) {

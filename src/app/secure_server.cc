@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "api/duration.h"
+#include "app/hex_digit.h"
 #include "log/log.h"
 #include "metrics/registry.h"
 #include "metrics/text_format.h"
@@ -94,10 +95,6 @@ std::string endpoint_text(const tcp::endpoint& ep) {
   return join_host_port(ep.address().to_string(), ep.port());
 }
 
-bool is_unspecified(std::string_view address) {
-  return address.empty() || address == "0.0.0.0" || address == "::" || address == "[::]";
-}
-
 // RFC 1123 in GMT, as Go's Date header.
 std::string http_date() {
   const std::time_t now = std::time(nullptr);
@@ -111,13 +108,6 @@ std::string http_date() {
                 tm.tm_mday, kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
                 tm.tm_sec);
   return buf;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 // url.PathUnescape; nullopt for a bad escape.
@@ -236,9 +226,10 @@ Result<void> SecureServer::Impl::configure_tls() {
 Result<void> SecureServer::Impl::listen() {
   const std::uint16_t port = options.pick_free_port ? 0 : static_cast<std::uint16_t>(options.port);
   const std::string shown = join_host_port(
-      is_unspecified(options.bind_address) ? std::string("0.0.0.0") : options.bind_address, port);
+      is_unspecified_address(options.bind_address) ? std::string("0.0.0.0") : options.bind_address,
+      port);
   std::vector<tcp::endpoint> candidates;
-  if (is_unspecified(options.bind_address)) {
+  if (is_unspecified_address(options.bind_address)) {
     // Go listens dual-stack on [::] for an unspecified address.
     candidates.emplace_back(net::ip::address_v6::any(), port);
     candidates.emplace_back(net::ip::address_v4::any(), port);

@@ -225,10 +225,6 @@ bool is_ip(std::string_view s) {
   return inet_pton(AF_INET, text.c_str(), buf) == 1 || inet_pton(AF_INET6, text.c_str(), buf) == 1;
 }
 
-bool is_unspecified(std::string_view address) {
-  return address.empty() || address == "0.0.0.0" || address == "::" || address == "[::]";
-}
-
 Result<void> add_extension(X509* cert, X509* issuer, int nid, const std::string& value) {
   X509V3_CTX ctx;
   X509V3_set_ctx_nodb(&ctx);
@@ -411,7 +407,7 @@ Result<ServingCertificate> load_serving_certificate(const CertificateSources& so
   // MaybeDefaultWithSelfSignedCerts("localhost", nil, [127.0.0.1]).
   std::vector<std::string> alternate_ips = {"127.0.0.1"};
   std::vector<std::string> alternate_dns;
-  if (is_unspecified(sources.bind_address)) {
+  if (is_unspecified_address(sources.bind_address)) {
     alternate_dns.emplace_back("localhost");
   } else {
     std::string ip = sources.bind_address;

@@ -30,6 +30,12 @@ struct CertificateSources {
 // The sources kcm's flags name.
 CertificateSources certificate_sources(const Options& options);
 
+// Whether a bind address listens on every interface: "", "0.0.0.0", "::" or
+// "[::]".
+inline bool is_unspecified_address(std::string_view address) {
+  return address.empty() || address == "0.0.0.0" || address == "::" || address == "[::]";
+}
+
 struct ServingCertificate {
   std::string cert_pem;  // the serving certificate, then its chain
   std::string key_pem;

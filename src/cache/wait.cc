@@ -10,7 +10,7 @@ namespace kcm::cache {
 
 namespace {
 constexpr auto kSyncedPollPeriod = std::chrono::milliseconds(100);
-}
+}  // namespace
 
 bool sleep_for(std::chrono::nanoseconds d, std::stop_token stop) {
   std::mutex mu;

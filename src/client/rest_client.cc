@@ -6,6 +6,7 @@
 
 #include "api/duration.h"
 #include "api/json_scan.h"
+#include "client/ascii_text.h"
 #include "client/client_metrics.h"
 
 namespace kcm::client {
@@ -101,22 +102,8 @@ void append_segment(std::string* path, std::string_view segment) {
   }
 }
 
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n\v\f");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n\v\f");
-  return std::string(s.substr(b, e - b + 1));
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string media_type(std::string_view content_type) {
-  return lower(trim(content_type.substr(0, content_type.find(';'))));
+  return ascii_lower(trim_space(content_type.substr(0, content_type.find(';'))));
 }
 
 // errors.NewGenericServerResponse with isUnexpectedResponse.
@@ -189,7 +176,7 @@ api::Status generic_server_response(int code, std::string_view method, const api
       }
   }
   if (!gr.resource.empty()) {
-    message += " (" + lower(method) + " " + gr.string() + (name.empty() ? "" : " ") +
+    message += " (" + ascii_lower(method) + " " + gr.string() + (name.empty() ? "" : " ") +
                std::string(name) + ")";
   }
   s.message = std::move(message);
@@ -327,7 +314,7 @@ Result<std::string> request_target(std::string_view path_prefix, const Request& 
     append_segment(&path, "namespaces");
     append_segment(&path, *r.namespace_name);
   }
-  append_segment(&path, lower(r.resource));
+  append_segment(&path, ascii_lower(r.resource));
   append_segment(&path, r.name);
   append_segment(&path, r.subresource);
   if (path.empty()) path = "/";
@@ -350,7 +337,7 @@ api::Status error_from_response(int code, std::string_view content_type, std::st
   const std::string media = media_type(content_type);
   const bool text = content_type.empty() || media.starts_with("text/");
   const std::string server_message =
-      text ? trim(body.substr(0, std::min(body.size(), kMaxUnstructuredBytes))) : "unknown";
+      text ? trim_space(body.substr(0, std::min(body.size(), kMaxUnstructuredBytes))) : "unknown";
   api::Status unstructured =
       generic_server_response(code, method, resource, name, server_message, retry_after_seconds);
   // The client decodes JSON; an absent Content-Type is taken as its own (JSON).
@@ -380,7 +367,7 @@ bool is_client_error(const api::Status& status) {
 std::vector<std::string> parse_warnings(const Headers& headers) {
   std::vector<std::string> out;
   for (const auto& [name, value] : headers) {
-    if (lower(name) != "warning") continue;
+    if (ascii_lower(name) != "warning") continue;
     // warning-value = warn-code SP warn-agent SP warn-text [ SP warn-date ], comma-separated.
     std::size_t i = 0;
     const std::string& v = value;

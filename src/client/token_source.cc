@@ -20,6 +20,7 @@
 #include "api/base64.h"
 #include "api/json.h"
 #include "api/time.h"
+#include "client/ascii_text.h"
 
 extern char** environ;  // NOLINT: POSIX
 
@@ -50,13 +51,6 @@ void log_of(const TokenSourceOptions& o, const std::string& message) {
   }
 }
 
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n\v\f");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r\n\v\f");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 // ---------------------------------------------------------------------------
 // Static sources.
 
@@ -78,7 +72,7 @@ class StaticSource : public TokenSource {
 class FileSource : public TokenSource {
  public:
   FileSource(std::string path, std::string fallback, TokenSourceOptions options)
-      : path_(std::move(path)), fallback_(trim(fallback)), options_(std::move(options)) {}
+      : path_(std::move(path)), fallback_(trim_space(fallback)), options_(std::move(options)) {}
 
   Result<Credentials> credentials() override {
     std::lock_guard lock(mu_);
@@ -90,7 +84,7 @@ class FileSource : public TokenSource {
     if (!data) {
       error = fmt::format("failed to read token file \"{}\": {}", path_, data.error());
     } else {
-      token = trim(*data);
+      token = trim_space(*data);
       if (token.empty()) error = fmt::format("read empty token from file \"{}\"", path_);
     }
     if (!error.empty()) {
@@ -380,12 +374,12 @@ class ExecSource : public TokenSource {
     if (run->exit_code != 0) {
       std::string message = fmt::format("exec: executable {} failed with exit code {}",
                                         exec_.command, run->exit_code);
-      std::string err = trim(run->err);
+      std::string err = trim_space(run->err);
       if (err.size() > kMaxStderrInError) err = err.substr(0, kMaxStderrInError) + "...";
       if (!err.empty()) message += "; stderr: " + err;
       return fail(message);
     }
-    if (const std::string err = trim(run->err); !err.empty()) log_of(options_, err);
+    if (const std::string err = trim_space(run->err); !err.empty()) log_of(options_, err);
 
     auto parsed = decode_credential(run->out, exec_.api_version);
     if (!parsed) return fail(parsed.error());

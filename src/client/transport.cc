@@ -18,14 +18,16 @@
 #include <cctype>
 #include <mutex>
 
+#include "client/ascii_text.h"
+
 namespace kcm::client {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-using Clock = std::chrono::steady_clock;
-using Deadline = std::optional<Clock::time_point>;
+using SteadyClock = std::chrono::steady_clock;
+using Deadline = std::optional<SteadyClock::time_point>;
 
 namespace {
 
@@ -37,12 +39,6 @@ bool iequals(std::string_view a, std::string_view b) {
       return false;
   }
   return true;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 bool is_ip_address(const std::string& host) {
@@ -190,7 +186,7 @@ std::string describe_error(const boost::system::error_code& ec) {
     ERR_error_string_n(static_cast<unsigned long>(ec.value()), buf, sizeof buf);
     return std::string("tls: ") + ec.message() + " (" + buf + ")";
   }
-  return lower(ec.message());
+  return ascii_lower(ec.message());
 }
 
 // A keep-alive connection and its own io_context: every operation runs as an
@@ -351,7 +347,7 @@ class TransportImpl final : public Transport {
 
   // Go's url.Error prefix: `Get "https://host/path": `.
   std::string error_prefix(const HttpRequest& request) const {
-    std::string op = lower(request.method);
+    std::string op = ascii_lower(request.method);
     if (!op.empty()) op[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(op[0])));
     return op + " \"" + base_url_ + request.target + "\": ";
   }
@@ -359,7 +355,7 @@ class TransportImpl final : public Transport {
   Deadline deadline_for(const HttpRequest& request) const {
     const auto t = request.timeout.count() > 0 ? request.timeout : timeout_;
     if (t.count() <= 0) return std::nullopt;
-    return Clock::now() + t;
+    return SteadyClock::now() + t;
   }
 
   Result<Credentials> credentials() {
@@ -677,7 +673,7 @@ Result<ParsedHost> parse_host(std::string_view text) {
   ParsedHost out;
   std::string_view rest = text;
   if (const auto p = rest.find("://"); p != std::string_view::npos) {
-    out.scheme = lower(std::string(rest.substr(0, p)));
+    out.scheme = ascii_lower(rest.substr(0, p));
     rest.remove_prefix(p + 3);
   } else {
     out.scheme = "https";

@@ -4,29 +4,17 @@
 #include <utility>
 
 #include "client/rest_client.h"
+#include "controller/object_json.h"
 
 namespace kcm::controller {
 
 namespace {
 
-std::string type_error(std::string_view path, std::string_view want, const json::value& v) {
-  return std::string(path) + ": expected " + std::string(want) + ", got " +
-         std::string(api::json_type_name(v));
-}
-
-// metadata, or nullptr when absent or null.
-Result<const json::object*> find_metadata(const json::object& obj) {
-  const json::value* m = api::find(obj, "metadata");
-  if (m == nullptr || m->is_null()) return static_cast<const json::object*>(nullptr);
-  if (!m->is_object()) return fail(type_error("metadata", "object", *m));
-  return &m->as_object();
-}
-
 // metadata, created when absent or null.
 Result<json::object*> mutable_metadata(json::object& obj) {
   json::value& m = obj["metadata"];
   if (m.is_null()) m = json::object{};
-  if (!m.is_object()) return fail(type_error("metadata", "object", m));
+  if (!m.is_object()) return fail(member_type_error("metadata", "object", m));
   return &m.as_object();
 }
 
@@ -36,12 +24,13 @@ Result<std::vector<std::string>> read_finalizers(const json::object* meta) {
   const json::value* f = api::find(*meta, "finalizers");
   if (f == nullptr || f->is_null()) return out;
   const json::array* a = f->if_array();
-  if (a == nullptr) return fail(type_error("metadata.finalizers", "array", *f));
+  if (a == nullptr) return fail(member_type_error("metadata.finalizers", "array", *f));
   out.reserve(a->size());
   for (std::size_t i = 0; i < a->size(); ++i) {
     const json::string* s = (*a)[i].if_string();
     if (s == nullptr) {
-      return fail(type_error("metadata.finalizers[" + std::to_string(i) + "]", "string", (*a)[i]));
+      return fail(
+          member_type_error("metadata.finalizers[" + std::to_string(i) + "]", "string", (*a)[i]));
     }
     out.emplace_back(s->data(), s->size());
   }

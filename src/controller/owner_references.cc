@@ -2,22 +2,11 @@
 
 #include <utility>
 
+#include "controller/object_json.h"
+
 namespace kcm::controller {
 
 namespace {
-
-std::string type_error(std::string_view path, std::string_view want, const json::value& v) {
-  return std::string(path) + ": expected " + std::string(want) + ", got " +
-         std::string(api::json_type_name(v));
-}
-
-// metadata, or nullptr when absent or null.
-Result<const json::object*> find_metadata(const json::object& obj, std::string_view prefix = "") {
-  const json::value* m = api::find(obj, "metadata");
-  if (m == nullptr || m->is_null()) return static_cast<const json::object*>(nullptr);
-  if (!m->is_object()) return fail(std::string(prefix) + type_error("metadata", "object", *m));
-  return &m->as_object();
-}
 
 // A string member of `o` ("" when `o` is null or the member absent or null).
 Result<std::string_view> string_member(const json::object* o, std::string_view key,
@@ -26,7 +15,7 @@ Result<std::string_view> string_member(const json::object* o, std::string_view k
   const json::value* v = api::find(*o, key);
   if (v == nullptr || v->is_null()) return std::string_view{};
   const json::string* s = v->if_string();
-  if (s == nullptr) return fail(type_error(path, "string", *v));
+  if (s == nullptr) return fail(member_type_error(path, "string", *v));
   return std::string_view(s->data(), s->size());
 }
 
@@ -156,7 +145,7 @@ Result<std::vector<api::OwnerReference>> owner_references_of(const json::object&
   const json::value* v = api::find(**meta, "ownerReferences");
   if (v == nullptr || v->is_null()) return refs;
   const json::array* a = v->if_array();
-  if (a == nullptr) return fail(type_error("metadata.ownerReferences", "array", *v));
+  if (a == nullptr) return fail(member_type_error("metadata.ownerReferences", "array", *v));
   refs.reserve(a->size());
   for (std::size_t i = 0; i < a->size(); ++i) {
     auto r = api::OwnerReference::from_json((*a)[i],

@@ -11,9 +11,8 @@
 namespace kcm::api {
 namespace {
 
-// The nesting parse_json accepts. Results never exceed it (so they can be
-// stored and read back), and every recursion here is bounded by it.
-constexpr std::size_t kMaxDepth = 512;
+// Results never nest deeper than kJsonMaxDepth (so they can be stored and read
+// back), and every recursion here is bounded by it.
 
 // evanphx/json-patch's sentinel errors, which its messages end with.
 constexpr std::string_view kErrMissing = "missing value";
@@ -23,7 +22,7 @@ constexpr std::string_view kErrInvalidIndex = "invalid index referenced";
 constexpr std::string_view kPathFieldMissing = "operation missing path field";
 constexpr std::string_view kFromFieldMissing = "operation, missing from field";
 
-using Step = Result<void, std::string>;
+using OpStep = Result<void, std::string>;
 
 Unexpected<JsonPatchError> decode_error(std::string message) {
   return fail(JsonPatchError{JsonPatchErrorKind::kBadRequest, std::move(message)});
@@ -103,7 +102,7 @@ Found get_child(json::value& container, const std::string& key) {
 }
 
 // Inserts (arrays) or upserts (objects) as upstream's container.add does.
-Step add_child(json::value& container, const std::string& key, json::value v) {
+OpStep add_child(json::value& container, const std::string& key, json::value v) {
   if (json::object* o = container.if_object()) {
     o->insert_or_assign(key, std::move(v));
     return {};
@@ -128,7 +127,7 @@ Step add_child(json::value& container, const std::string& key, json::value v) {
   return {};
 }
 
-Step remove_child(json::value& container, const std::string& key) {
+OpStep remove_child(json::value& container, const std::string& key) {
   if (json::object* o = container.if_object()) {
     if (!o->contains(key)) {
       return fail(fmt::format("Unable to remove nonexistent key: {}: {}", key, kErrMissing));
@@ -195,20 +194,20 @@ bool deeper_than(const json::value& v, std::size_t limit) {
 }
 
 // Whether `v` may live in a container at `level` without the document
-// nesting deeper than kMaxDepth.
+// nesting deeper than kJsonMaxDepth.
 bool fits(const json::value& v, std::size_t level) {
-  return level <= kMaxDepth && !deeper_than(v, kMaxDepth - level);
+  return level <= kJsonMaxDepth && !deeper_than(v, kJsonMaxDepth - level);
 }
 
 std::string too_deep(std::string_view kind, std::string_view path) {
   return fmt::format("{} operation does not apply: value at {} would nest deeper than {} levels",
-                     kind, path, kMaxDepth);
+                     kind, path, kJsonMaxDepth);
 }
 
 // Upstream's lazyNode.equal: structural for objects and arrays, by JSON text
 // for scalars, so 1 and 1.0 differ. `a` and `b` are not null here.
 bool test_equal(const json::value& a, const json::value& b, std::size_t depth) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kJsonMaxDepth) return false;
   const auto both_null_or_equal = [depth](const json::value& x, const json::value& y) {
     if (x.is_null() || y.is_null()) return x.is_null() && y.is_null();
     return test_equal(x, y, depth + 1);
@@ -279,14 +278,15 @@ const json::value& value_of(const json::object& op) {
   return v != nullptr ? *v : kNull;
 }
 
-std::string_view kind_of(const json::object& op) {
+// The operation's "op" member; "unknown" when absent or not a string.
+std::string_view operation_name(const json::object& op) {
   const json::value* v = op.if_contains("op");
   if (v == nullptr || !v->is_string()) return "unknown";
   const json::string& s = v->get_string();
   return {s.data(), s.size()};
 }
 
-Step op_add(json::value& doc, const json::object& op) {
+OpStep op_add(json::value& doc, const json::object& op) {
   Result<std::string> path = string_field(op, "path", kPathFieldMissing);
   if (!path) return fail(fmt::format("add operation failed to decode path: {}", kErrMissing));
   std::optional<Location> loc = find_location(doc, *path);
@@ -296,13 +296,13 @@ Step op_add(json::value& doc, const json::object& op) {
   }
   const json::value& value = value_of(op);
   const bool ok_depth = fits(value, loc->level);
-  Step added = add_child(*loc->container, loc->key, value);
+  OpStep added = add_child(*loc->container, loc->key, value);
   if (!added) return fail(fmt::format("error in add for path: '{}': {}", *path, added.error()));
   if (!ok_depth) return fail(too_deep("add", *path));
   return {};
 }
 
-Step op_remove(json::value& doc, const json::object& op) {
+OpStep op_remove(json::value& doc, const json::object& op) {
   Result<std::string> path = string_field(op, "path", kPathFieldMissing);
   if (!path) return fail(fmt::format("remove operation failed to decode path: {}", kErrMissing));
   std::optional<Location> loc = find_location(doc, *path);
@@ -310,21 +310,21 @@ Step op_remove(json::value& doc, const json::object& op) {
     return fail(fmt::format("remove operation does not apply: doc is missing path: \"{}\": {}",
                             *path, kErrMissing));
   }
-  Step removed = remove_child(*loc->container, loc->key);
+  OpStep removed = remove_child(*loc->container, loc->key);
   if (!removed) {
     return fail(fmt::format("error in remove for path: '{}': {}", *path, removed.error()));
   }
   return {};
 }
 
-Step op_replace(json::value& doc, const json::object& op) {
+OpStep op_replace(json::value& doc, const json::object& op) {
   Result<std::string> path = string_field(op, "path", kPathFieldMissing);
   if (!path) return fail(fmt::format("replace operation failed to decode path: {}", path.error()));
   const json::value& value = value_of(op);
   if (path->empty()) {
     // Upstream swaps in an object or array and silently ignores anything else.
     if (!value.is_object() && !value.is_array()) return {};
-    if (deeper_than(value, kMaxDepth)) return fail(too_deep("replace", *path));
+    if (deeper_than(value, kJsonMaxDepth)) return fail(too_deep("replace", *path));
     doc = value;
     return {};
   }
@@ -348,7 +348,7 @@ Step op_replace(json::value& doc, const json::object& op) {
   return {};
 }
 
-Step op_move(json::value& doc, const json::object& op) {
+OpStep op_move(json::value& doc, const json::object& op) {
   Result<std::string> from = string_field(op, "from", kFromFieldMissing);
   if (!from) return fail(fmt::format("move operation failed to decode from: {}", from.error()));
   std::optional<Location> source = find_location(doc, *from);
@@ -361,7 +361,7 @@ Step op_move(json::value& doc, const json::object& op) {
     return fail(fmt::format("error in move for path: '{}': {}", source->key, found.error));
   }
   json::value moved = found.value() != nullptr ? std::move(*found.value()) : json::value();
-  Step removed = remove_child(*source->container, source->key);
+  OpStep removed = remove_child(*source->container, source->key);
   if (!removed) {
     return fail(fmt::format("error in move for path: '{}': {}", source->key, removed.error()));
   }
@@ -374,13 +374,13 @@ Step op_move(json::value& doc, const json::object& op) {
                     kErrMissing));
   }
   const bool ok_depth = fits(moved, dest->level);
-  Step added = add_child(*dest->container, dest->key, std::move(moved));
+  OpStep added = add_child(*dest->container, dest->key, std::move(moved));
   if (!added) return fail(fmt::format("error in move for path: '{}': {}", *path, added.error()));
   if (!ok_depth) return fail(too_deep("move", *path));
   return {};
 }
 
-Step op_test(json::value& doc, const json::object& op) {
+OpStep op_test(json::value& doc, const json::object& op) {
   Result<std::string> path = string_field(op, "path", kPathFieldMissing);
   if (!path) return fail(fmt::format("test operation failed to decode path: {}", path.error()));
   const json::value* value = op.if_contains("value");
@@ -412,8 +412,8 @@ Step op_test(json::value& doc, const json::object& op) {
   return {};
 }
 
-Step op_copy(json::value& doc, const json::object& op, const JsonPatchOptions& options,
-             std::int64_t& copied) {
+OpStep op_copy(json::value& doc, const json::object& op, const JsonPatchOptions& options,
+               std::int64_t& copied) {
   Result<std::string> from = string_field(op, "from", kFromFieldMissing);
   if (!from) return fail(fmt::format("copy operation failed to decode from: {}", from.error()));
   std::optional<Location> source = find_location(doc, *from);
@@ -444,7 +444,7 @@ Step op_copy(json::value& doc, const json::object& op, const JsonPatchOptions& o
   }
   json::value duplicate = original != nullptr ? *original : json::value();
   const bool ok_depth = fits(duplicate, dest->level);
-  Step added = add_child(*dest->container, dest->key, std::move(duplicate));
+  OpStep added = add_child(*dest->container, dest->key, std::move(duplicate));
   if (!added) return fail(fmt::format("error while adding value during copy: {}", added.error()));
   if (!ok_depth) return fail(too_deep("copy", *path));
   return {};
@@ -503,14 +503,14 @@ Result<json::value, JsonPatchError> JsonPatch::apply(const json::value& target,
   for (const json::value& element : ops_) {
     // A null element decodes upstream as an operation with no fields.
     const json::object& op = element.is_object() ? element.get_object() : kNoFields;
-    const std::string_view kind = kind_of(op);
-    Step step = kind == "add"       ? op_add(doc, op)
-                : kind == "remove"  ? op_remove(doc, op)
-                : kind == "replace" ? op_replace(doc, op)
-                : kind == "move"    ? op_move(doc, op)
-                : kind == "test"    ? op_test(doc, op)
-                : kind == "copy"    ? op_copy(doc, op, options, copied)
-                                    : Step(fail(fmt::format("Unexpected kind: {}", kind)));
+    const std::string_view kind = operation_name(op);
+    OpStep step = kind == "add"       ? op_add(doc, op)
+                  : kind == "remove"  ? op_remove(doc, op)
+                  : kind == "replace" ? op_replace(doc, op)
+                  : kind == "move"    ? op_move(doc, op)
+                  : kind == "test"    ? op_test(doc, op)
+                  : kind == "copy"    ? op_copy(doc, op, options, copied)
+                                      : OpStep(fail(fmt::format("Unexpected kind: {}", kind)));
     if (!step) return cannot_apply(step.error());
   }
   return doc;

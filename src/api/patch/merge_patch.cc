@@ -8,15 +8,14 @@
 namespace kcm::api {
 namespace {
 
-// The nesting parse_json accepts: every recursion below counts its depth and
-// gives up past it, so a value built in memory cannot exhaust the stack.
-constexpr std::size_t kMaxDepth = 512;
+// Every recursion below counts its depth and gives up past kJsonMaxDepth, so a
+// value built in memory cannot exhaust the stack.
 
 // Drops null object members recursively, through arrays too (whose null
 // elements stay): what upstream does to every value it inserts. False when
 // nested too deep.
 bool prune_nulls(json::value& v, std::size_t depth) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kJsonMaxDepth) return false;
   if (json::object* o = v.if_object()) {
     for (auto it = o->begin(); it != o->end();) {
       if (it->value().is_null()) {
@@ -36,7 +35,7 @@ bool prune_nulls(json::value& v, std::size_t depth) {
 
 // Merges `patch` into `doc` member by member (upstream's mergeDocs).
 bool merge_objects(json::object& doc, const json::object& patch, std::size_t depth) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kJsonMaxDepth) return false;
   for (const auto& member : patch) {
     const std::string_view key = member.key();
     const json::value& v = member.value();
@@ -103,9 +102,9 @@ Kind kind_of(const json::value& v) {
   return Kind::kNull;
 }
 
-// Structural equality; false past kMaxDepth (the caller then emits the value whole).
+// Structural equality; false past kJsonMaxDepth (the caller then emits the value whole).
 bool values_equal(const json::value& a, const json::value& b, std::size_t depth) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kJsonMaxDepth) return false;
   const Kind k = kind_of(a);
   if (k != kind_of(b)) return false;
   switch (k) {
@@ -144,7 +143,7 @@ bool values_equal(const json::value& a, const json::value& b, std::size_t depth)
 // that `b` lacks as null. Nested objects recurse; anything else is sent whole.
 bool diff_objects(const json::object& a, const json::object& b, json::object& into,
                   std::size_t depth) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kJsonMaxDepth) return false;
   for (const auto& member : b) {
     const std::string_view key = member.key();
     const json::value& bv = member.value();

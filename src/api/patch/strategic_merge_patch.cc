@@ -20,9 +20,8 @@
 namespace kcm::api {
 namespace {
 
-// The nesting parse_json accepts. Inputs are checked once up front; every
-// recursion below follows the inputs' structure, so it is bounded by this.
-constexpr std::size_t kMaxDepth = 512;
+// Inputs are checked against kJsonMaxDepth once up front; every recursion below
+// follows the inputs' structure, so it is bounded by that too.
 
 constexpr std::string_view kDirectiveMarker = "$patch";
 constexpr std::string_view kDeleteDirective = "delete";
@@ -1756,7 +1755,7 @@ Status to_status(const PatchError& error) {
 Result<json::value, PatchError> apply_strategic_merge_patch(const json::value& original,
                                                             const json::value& patch,
                                                             const PatchSchema& schema) {
-  if (nested_deeper_than(original, kMaxDepth) || nested_deeper_than(patch, kMaxDepth)) {
+  if (nested_deeper_than(original, kJsonMaxDepth) || nested_deeper_than(patch, kJsonMaxDepth)) {
     return fail_bad_request(std::string(kErrBadJsonDoc));
   }
   if (!original.is_object() && !original.is_null())
@@ -1775,7 +1774,7 @@ Result<json::value, PatchError> apply_strategic_merge_patch(const json::value& o
 Result<json::value, PatchError> create_two_way_merge_patch(const json::value& original,
                                                            const json::value& modified,
                                                            const PatchSchema& schema) {
-  if (nested_deeper_than(original, kMaxDepth) || nested_deeper_than(modified, kMaxDepth)) {
+  if (nested_deeper_than(original, kJsonMaxDepth) || nested_deeper_than(modified, kJsonMaxDepth)) {
     return fail_bad_request(std::string(kErrBadJsonDoc));
   }
   static const json::object kEmpty;

@@ -16,7 +16,7 @@ namespace {
 
 // Built-in types nest about fifteen levels; anything deeper is not a value of
 // the type and is left as it is.
-constexpr int kMaxDepth = 64;
+constexpr int kMaxCanonicalDepth = 64;
 
 // One member of the output object, in Go declaration order: the input value
 // (already canonical) or, when `value` is null, a nil pointer (`nil`) or the
@@ -139,7 +139,7 @@ class Canonicalizer {
   // Canonicalizes a value of `t` in place. null becomes the zero value (how
   // Go decodes null into a list element, a map value or a struct field).
   void value(json::value& v, const TypeExpr& t, int depth) {
-    if (depth > kMaxDepth) return;
+    if (depth > kMaxCanonicalDepth) return;
     if (v.is_null()) {
       v = zero(t, v.storage(), depth);
       return;
@@ -204,7 +204,7 @@ class Canonicalizer {
   // A struct: members in declaration order, unknown ones dropped, zero values
   // filled in or left out. Rewritten in place when already in that shape.
   void object(json::object& o, const Type& t, int depth) {
-    if (depth > kMaxDepth) return;
+    if (depth > kMaxCanonicalDepth) return;
     // Find every field's member first, then canonicalize: a walk that gives
     // up has touched nothing.
     Slots slots;
@@ -244,7 +244,7 @@ class Canonicalizer {
   void find_fields(MemberLookup& members, const Type& t, Slots& slots, int depth) {
     for (const Field& f : t.fields) {
       if (f.inline_) {
-        if (f.type->object != nullptr && depth < kMaxDepth) {
+        if (f.type->object != nullptr && depth < kMaxCanonicalDepth) {
           find_fields(members, *f.type->object, slots, depth + 1);
         }
         continue;

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "api/schema/openapi_common.h"
+
 namespace kcm::api::schema {
 namespace {
 
@@ -11,26 +13,6 @@ constexpr std::string_view kRefPrefix = "#/components/schemas/";
 
 std::string ref_to(std::string_view name) {
   return std::string(kRefPrefix) + std::string(name);
-}
-
-// Component names of the well-known types, as upstream names them.
-std::string_view builtin_name(Kind k) {
-  switch (k) {
-    case Kind::kIntOrString:
-      return "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
-    case Kind::kQuantity:
-      return "io.k8s.apimachinery.pkg.api.resource.Quantity";
-    case Kind::kTime:
-      return "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
-    case Kind::kMicroTime:
-      return "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
-    case Kind::kRaw:
-      return "io.k8s.apimachinery.pkg.runtime.RawExtension";
-    case Kind::kFieldsV1:
-      return "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1";
-    default:
-      return {};
-  }
 }
 
 json::object builtin_schema(Kind k) {
@@ -97,7 +79,7 @@ json::object value_schema(const TypeExpr& t) {
     case Kind::kMicroTime:
     case Kind::kRaw:
     case Kind::kFieldsV1:
-      return {{"$ref", ref_to(builtin_name(t.kind))}};
+      return {{"$ref", ref_to(builtin_openapi_name(t.kind))}};
     case Kind::kObject:
       return {{"$ref", ref_to(t.object->openapi_name)}};
     case Kind::kList:
@@ -135,33 +117,6 @@ json::object field_schema(const Field& f) {
   return s;
 }
 
-json::array gvk_list(const std::vector<GroupVersionKind>& gvks) {
-  json::array out;
-  for (const auto& g : gvks) {
-    out.push_back(json::object{{"group", g.group}, {"kind", g.kind}, {"version", g.version}});
-  }
-  return out;
-}
-
-void collect(const Type& t, std::set<const Type*>& seen, std::set<Kind>& builtins) {
-  if (!seen.insert(&t).second) return;
-  for (const auto& f : t.fields) {
-    const TypeExpr* e = f.type;
-    while (e->kind == Kind::kList || e->kind == Kind::kMap)
-      e = e->elem;
-    if (e->kind == Kind::kObject) {
-      collect(*e->object, seen, builtins);
-    } else if (!builtin_name(e->kind).empty()) {
-      builtins.insert(e->kind);
-    }
-  }
-}
-
-bool has_list(const Type& t) {
-  // Kinds served as collections; Binding, Scale, Status and DeleteOptions are not.
-  return t.name != "Binding" && t.name != "Scale" && t.package != "meta/v1";
-}
-
 json::object list_schema(const Type& item, const GroupVersionKind& gvk) {
   return {
       {"description", "A list of " + gvk.kind + " objects."},
@@ -180,7 +135,8 @@ json::object list_schema(const Type& item, const GroupVersionKind& gvk) {
                 {"description", "Standard list metadata."}}}}},
       {"required", json::array{"items"}},
       {"type", "object"},
-      {"x-kubernetes-group-version-kind", gvk_list({{gvk.group, gvk.version, gvk.kind + "List"}})},
+      {"x-kubernetes-group-version-kind",
+       gvk_list_extension({{gvk.group, gvk.version, gvk.kind + "List"}})},
   };
 }
 
@@ -202,7 +158,7 @@ json::object type_schema(const Type& type) {
   s["properties"] = std::move(properties);
   if (!required.empty()) s["required"] = std::move(required);
   s["type"] = "object";
-  if (!type.gvks.empty()) s["x-kubernetes-group-version-kind"] = gvk_list(type.gvks);
+  if (!type.gvks.empty()) s["x-kubernetes-group-version-kind"] = gvk_list_extension(type.gvks);
   if (type.struct_type == MapType::kAtomic) s["x-kubernetes-map-type"] = "atomic";
   if (type.struct_type == MapType::kGranular) s["x-kubernetes-map-type"] = "granular";
   return s;
@@ -236,25 +192,26 @@ json::object component_schemas(std::string_view group, std::string_view version,
   std::set<const Type*> seen;
   std::set<Kind> builtins;
   for (const auto& [t, g] : kinds)
-    collect(*t, seen, builtins);
+    collect_openapi_types(*t, seen, builtins);
   const Type* status = registry.find("meta/v1", "Status");
   const Type* delete_options = registry.find("meta/v1", "DeleteOptions");
   const Type* list_meta = registry.find("meta/v1", "ListMeta");
   for (const Type* t : {status, delete_options, list_meta}) {
-    if (t != nullptr) collect(*t, seen, builtins);
+    if (t != nullptr) collect_openapi_types(*t, seen, builtins);
   }
 
   std::map<std::string, json::object> sorted;
   for (const Type* t : seen)
     sorted[t->openapi_name] = type_schema(*t);
   for (Kind k : builtins)
-    sorted[std::string(builtin_name(k))] = builtin_schema(k);
+    sorted[std::string(builtin_openapi_name(k))] = builtin_schema(k);
   for (const auto& [t, g] : kinds) {
-    if (has_list(*t)) sorted[t->openapi_name + "List"] = list_schema(*t, g);
+    if (has_list_schema(*t)) sorted[t->openapi_name + "List"] = list_schema(*t, g);
   }
   if (delete_options != nullptr) {
     // Upstream lists every group-version that accepts DeleteOptions.
-    sorted[delete_options->openapi_name]["x-kubernetes-group-version-kind"] = gvk_list(served);
+    sorted[delete_options->openapi_name]["x-kubernetes-group-version-kind"] =
+        gvk_list_extension(served);
   }
   for (auto& [name, schema] : sorted)
     out[name] = std::move(schema);
@@ -284,7 +241,7 @@ std::string schema_ref(const GroupVersionKind& gvk, const Registry& registry) {
 
 std::string list_schema_ref(const GroupVersionKind& gvk, const Registry& registry) {
   const Type* t = registry.root(gvk);
-  return t == nullptr || !has_list(*t) ? std::string() : ref_to(t->openapi_name + "List");
+  return t == nullptr || !has_list_schema(*t) ? std::string() : ref_to(t->openapi_name + "List");
 }
 
 std::string status_schema_ref() {

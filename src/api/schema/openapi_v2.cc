@@ -6,44 +6,26 @@
 #include <tuple>
 #include <utility>
 
+#include "api/schema/openapi_common.h"
+
 namespace kcm::api::schema {
 namespace {
 
-constexpr std::string_view kRefPrefix = "#/definitions/";
+constexpr std::string_view kV2RefPrefix = "#/definitions/";
 constexpr std::string_view kStatusName = "io.k8s.apimachinery.pkg.apis.meta.v1.Status";
 constexpr std::string_view kDeleteOptionsName =
     "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions";
 constexpr std::string_view kListMetaName = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
 constexpr std::string_view kPatchName = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch";
 
-std::string ref_to(std::string_view name) {
-  return std::string(kRefPrefix) + std::string(name);
-}
-
-// Definition names of the well-known types, as upstream names them.
-std::string_view builtin_name(Kind k) {
-  switch (k) {
-    case Kind::kIntOrString:
-      return "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
-    case Kind::kQuantity:
-      return "io.k8s.apimachinery.pkg.api.resource.Quantity";
-    case Kind::kTime:
-      return "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
-    case Kind::kMicroTime:
-      return "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
-    case Kind::kRaw:
-      return "io.k8s.apimachinery.pkg.runtime.RawExtension";
-    case Kind::kFieldsV1:
-      return "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1";
-    default:
-      return {};
-  }
+std::string v2_ref_to(std::string_view name) {
+  return std::string(kV2RefPrefix) + std::string(name);
 }
 
 // The v2 shapes of the well-known types: upstream's OpenAPISchemaType and
 // OpenAPISchemaFormat. kubectl's client-side validation accepts any scalar
 // for a string, so IntOrString and Quantity validate as both forms.
-json::object builtin_schema(Kind k) {
+json::object v2_builtin_schema(Kind k) {
   switch (k) {
     case Kind::kIntOrString:
       return {{"description", "An int32 or a string, written as either in JSON."},
@@ -73,7 +55,7 @@ json::object builtin_schema(Kind k) {
 }
 
 // The schema of a value of type `t` (no description).
-json::object value_schema(const TypeExpr& t) {
+json::object v2_value_schema(const TypeExpr& t) {
   switch (t.kind) {
     case Kind::kString: {
       json::object s{{"type", "string"}};
@@ -103,19 +85,19 @@ json::object value_schema(const TypeExpr& t) {
     case Kind::kMicroTime:
     case Kind::kRaw:
     case Kind::kFieldsV1:
-      return {{"$ref", ref_to(builtin_name(t.kind))}};
+      return {{"$ref", v2_ref_to(builtin_openapi_name(t.kind))}};
     case Kind::kObject:
-      return {{"$ref", ref_to(t.object->openapi_name)}};
+      return {{"$ref", v2_ref_to(t.object->openapi_name)}};
     case Kind::kList:
-      return {{"items", value_schema(*t.elem)}, {"type", "array"}};
+      return {{"items", v2_value_schema(*t.elem)}, {"type", "array"}};
     case Kind::kMap:
-      return {{"additionalProperties", value_schema(*t.elem)}, {"type", "object"}};
+      return {{"additionalProperties", v2_value_schema(*t.elem)}, {"type", "object"}};
   }
   return {};
 }
 
-json::object field_schema(const Field& f) {
-  json::object s = value_schema(*f.type);
+json::object v2_field_schema(const Field& f) {
+  json::object s = v2_value_schema(*f.type);
   if (!f.description.empty()) s["description"] = f.description;
   if (!f.list_map_keys.empty()) {
     json::array keys;
@@ -133,37 +115,7 @@ json::object field_schema(const Field& f) {
   return s;
 }
 
-json::object gvk_entry(const GroupVersionKind& g) {
-  return {{"group", g.group}, {"kind", g.kind}, {"version", g.version}};
-}
-
-json::array gvk_list(const std::vector<GroupVersionKind>& gvks) {
-  json::array out;
-  for (const auto& g : gvks)
-    out.push_back(gvk_entry(g));
-  return out;
-}
-
-void collect(const Type& t, std::set<const Type*>& seen, std::set<Kind>& builtins) {
-  if (!seen.insert(&t).second) return;
-  for (const auto& f : t.fields) {
-    const TypeExpr* e = f.type;
-    while (e->kind == Kind::kList || e->kind == Kind::kMap)
-      e = e->elem;
-    if (e->kind == Kind::kObject) {
-      collect(*e->object, seen, builtins);
-    } else if (!builtin_name(e->kind).empty()) {
-      builtins.insert(e->kind);
-    }
-  }
-}
-
-bool has_list(const Type& t) {
-  // Kinds served as collections; Binding, Scale, Status and DeleteOptions are not.
-  return t.name != "Binding" && t.name != "Scale" && t.package != "meta/v1";
-}
-
-json::object list_schema(const Type& item, const GroupVersionKind& gvk) {
+json::object v2_list_schema(const Type& item, const GroupVersionKind& gvk) {
   return {
       {"description", "A list of " + gvk.kind + " objects."},
       {"properties",
@@ -171,14 +123,15 @@ json::object list_schema(const Type& item, const GroupVersionKind& gvk) {
            {"apiVersion",
             json::object{{"description", "Versioned schema of this list."}, {"type", "string"}}},
            {"items", json::object{{"description", "The items of the list."},
-                                  {"items", json::object{{"$ref", ref_to(item.openapi_name)}}},
+                                  {"items", json::object{{"$ref", v2_ref_to(item.openapi_name)}}},
                                   {"type", "array"}}},
            {"kind", json::object{{"description", "Kind of this list."}, {"type", "string"}}},
-           {"metadata", json::object{{"$ref", ref_to(kListMetaName)},
+           {"metadata", json::object{{"$ref", v2_ref_to(kListMetaName)},
                                      {"description", "Standard list metadata."}}}}},
       {"required", json::array{"items"}},
       {"type", "object"},
-      {"x-kubernetes-group-version-kind", gvk_list({{gvk.group, gvk.version, gvk.kind + "List"}})},
+      {"x-kubernetes-group-version-kind",
+       gvk_list_extension({{gvk.group, gvk.version, gvk.kind + "List"}})},
   };
 }
 
@@ -199,12 +152,12 @@ json::object openapi_v2_type_schema(const Type& type) {
   if (!fields.empty()) {
     json::object properties;
     for (const Field* f : fields)
-      properties[f->name] = field_schema(*f);
+      properties[f->name] = v2_field_schema(*f);
     s["properties"] = std::move(properties);
   }
   if (!required.empty()) s["required"] = std::move(required);
   s["type"] = "object";
-  if (!type.gvks.empty()) s["x-kubernetes-group-version-kind"] = gvk_list(type.gvks);
+  if (!type.gvks.empty()) s["x-kubernetes-group-version-kind"] = gvk_list_extension(type.gvks);
   if (type.struct_type == MapType::kAtomic) s["x-kubernetes-map-type"] = "atomic";
   if (type.struct_type == MapType::kGranular) s["x-kubernetes-map-type"] = "granular";
   return s;
@@ -218,7 +171,7 @@ json::object openapi_v2_definitions(const std::vector<GroupVersionKind>& kinds,
     const Type* t = registry.root(g);
     if (t == nullptr) continue;
     roots.emplace_back(t, g);
-    if (!has_list(*t)) continue;
+    if (!has_list_schema(*t)) continue;
     const GroupVersionKind delete_options{g.group, g.version, "DeleteOptions"};
     if (std::find(served.begin(), served.end(), delete_options) == served.end()) {
       served.push_back(delete_options);
@@ -231,24 +184,24 @@ json::object openapi_v2_definitions(const std::vector<GroupVersionKind>& kinds,
   std::set<const Type*> seen;
   std::set<Kind> builtins;
   for (const auto& [t, g] : roots)
-    collect(*t, seen, builtins);
+    collect_openapi_types(*t, seen, builtins);
   for (std::string_view name : {"Status", "DeleteOptions", "ListMeta"}) {
-    if (const Type* t = registry.find("meta/v1", name)) collect(*t, seen, builtins);
+    if (const Type* t = registry.find("meta/v1", name)) collect_openapi_types(*t, seen, builtins);
   }
 
   std::map<std::string, json::object> sorted;
   for (const Type* t : seen)
     sorted[t->openapi_name] = openapi_v2_type_schema(*t);
   for (Kind k : builtins)
-    sorted[std::string(builtin_name(k))] = builtin_schema(k);
+    sorted[std::string(builtin_openapi_name(k))] = v2_builtin_schema(k);
   sorted[std::string(kPatchName)] = {
       {"description", "The body of a PATCH request, in the format its Content-Type names."},
       {"type", "object"}};
   for (const auto& [t, g] : roots) {
-    if (has_list(*t)) sorted[t->openapi_name + "List"] = list_schema(*t, g);
+    if (has_list_schema(*t)) sorted[t->openapi_name + "List"] = v2_list_schema(*t, g);
   }
   if (auto it = sorted.find(std::string(kDeleteOptionsName)); it != sorted.end()) {
-    it->second["x-kubernetes-group-version-kind"] = gvk_list(served);
+    it->second["x-kubernetes-group-version-kind"] = gvk_list_extension(served);
   }
   json::object out;
   for (auto& [name, schema] : sorted) {
@@ -261,24 +214,24 @@ json::object openapi_v2_definitions(const std::vector<GroupVersionKind>& kinds,
 
 std::string openapi_v2_ref(const GroupVersionKind& gvk, const Registry& registry) {
   const Type* t = registry.root(gvk);
-  return t == nullptr ? std::string() : ref_to(t->openapi_name);
+  return t == nullptr ? std::string() : v2_ref_to(t->openapi_name);
 }
 
 std::string openapi_v2_list_ref(const GroupVersionKind& gvk, const Registry& registry) {
   const Type* t = registry.root(gvk);
-  return t == nullptr || !has_list(*t) ? std::string() : ref_to(t->openapi_name + "List");
+  return t == nullptr || !has_list_schema(*t) ? std::string() : v2_ref_to(t->openapi_name + "List");
 }
 
 std::string openapi_v2_status_ref() {
-  return ref_to(kStatusName);
+  return v2_ref_to(kStatusName);
 }
 
 std::string openapi_v2_delete_options_ref() {
-  return ref_to(kDeleteOptionsName);
+  return v2_ref_to(kDeleteOptionsName);
 }
 
 std::string openapi_v2_patch_ref() {
-  return ref_to(kPatchName);
+  return v2_ref_to(kPatchName);
 }
 
 void sort_object_keys(json::value& v) {

@@ -5,7 +5,7 @@
 namespace kcm::api::schema {
 namespace {
 
-constexpr int kMaxDepth = 10000;
+constexpr int kMaxRawDepth = 10000;
 
 class RawParser {
  public:
@@ -41,7 +41,7 @@ class RawParser {
   }
 
   bool value(RawValue& v, int depth) {
-    if (depth > kMaxDepth) return error("nesting too deep");
+    if (depth > kMaxRawDepth) return error("nesting too deep");
     if (pos_ >= s_.size()) return error("unexpected end of input");
     switch (s_[pos_]) {
       case 'n':

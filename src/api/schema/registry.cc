@@ -11,11 +11,10 @@
 
 namespace kcm::api::schema {
 
-namespace {
-
 // One meaningful line of a definition file, split into words and an optional
-// trailing quoted description.
-struct Line {
+// trailing quoted description. Not file-local: Parser, Registry's friend, keeps
+// one in a member.
+struct DefinitionLine {
   std::string_view file;
   int number = 0;
   bool indented = false;
@@ -23,12 +22,14 @@ struct Line {
   std::string description;
 };
 
-std::string where(const Line& l) {
+namespace {
+
+std::string where(const DefinitionLine& l) {
   return fmt::format("{}:{}", l.file, l.number);
 }
 
-Result<std::vector<Line>> split_lines(const DefinitionFile& f) {
-  std::vector<Line> out;
+Result<std::vector<DefinitionLine>> split_lines(const DefinitionFile& f) {
+  std::vector<DefinitionLine> out;
   std::string_view text = f.text;
   int number = 0;
   while (!text.empty()) {
@@ -36,7 +37,7 @@ Result<std::vector<Line>> split_lines(const DefinitionFile& f) {
     std::string_view raw = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++number;
-    Line line{f.name, number, !raw.empty() && (raw[0] == ' ' || raw[0] == '\t'), {}, {}};
+    DefinitionLine line{f.name, number, !raw.empty() && (raw[0] == ' ' || raw[0] == '\t'), {}, {}};
     std::size_t i = 0;
     while (i < raw.size()) {
       while (i < raw.size() && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r'))
@@ -90,7 +91,7 @@ class Parser {
   explicit Parser(Registry& r) : r_(r) {}
 
   Result<void> run(const std::vector<DefinitionFile>& files) {
-    std::vector<std::vector<Line>> all;
+    std::vector<std::vector<DefinitionLine>> all;
     for (const auto& f : files) {
       auto lines = split_lines(f);
       if (!lines) return fail(lines.error());
@@ -113,14 +114,14 @@ class Parser {
 
  private:
   struct AliasDecl {
-    Line line;
+    DefinitionLine line;
     std::string package;
     TypeExpr* expr = nullptr;
     bool resolving = false;
     bool resolved = false;
   };
 
-  Result<void> declare(const std::vector<Line>& lines) {
+  Result<void> declare(const std::vector<DefinitionLine>& lines) {
     std::string package;
     for (const auto& l : lines) {
       const auto head = l.words[0];
@@ -167,7 +168,7 @@ class Parser {
     if (a.resolved) return {};
     if (a.resolving) return fail(where(a.line) + ": alias refers to itself");
     a.resolving = true;
-    const Line& l = a.line;
+    const DefinitionLine& l = a.line;
     if (l.words.size() < 3) return fail(where(l) + ": alias needs a base type");
     auto base = resolve(l.words[2], a.package, l);
     if (!base) return fail(base.error());
@@ -226,7 +227,7 @@ class Parser {
   }
 
   Result<const TypeExpr*> resolve(std::string_view word, const std::string& package,
-                                  const Line& l) {
+                                  const DefinitionLine& l) {
     if (word.substr(0, 2) == "[]") {
       auto elem = resolve(word.substr(2), package, l);
       if (!elem) return elem;
@@ -280,7 +281,7 @@ class Parser {
     return &e;
   }
 
-  Result<void> define(const std::vector<Line>& lines) {
+  Result<void> define(const std::vector<DefinitionLine>& lines) {
     std::string package;
     Type* current = nullptr;
     for (const auto& l : lines) {
@@ -300,7 +301,7 @@ class Parser {
     return {};
   }
 
-  static Result<void> type_options(Type& t, const Line& l) {
+  static Result<void> type_options(Type& t, const DefinitionLine& l) {
     for (std::size_t i = 2; i < l.words.size(); ++i) {
       const auto w = l.words[i];
       if (w == "atomic") {
@@ -322,7 +323,7 @@ class Parser {
     return {};
   }
 
-  Result<void> field(Type& t, const std::string& package, const Line& l) {
+  Result<void> field(Type& t, const std::string& package, const DefinitionLine& l) {
     if (l.words.size() < 3) return fail(where(l) + ": a field needs a name, a type and a number");
     Field f;
     f.name = std::string(l.words[0]);

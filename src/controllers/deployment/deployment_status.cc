@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "controllers/deployment/json_members.h"
+
 namespace kcm::controllers::deployment {
 
 namespace {
@@ -26,10 +28,6 @@ std::int32_t int32_member(const json::object& o, std::string_view key) {
 std::optional<std::int32_t> optional_int32_member(const json::object& o, std::string_view key) {
   if (auto v = api::find_int(o, key)) return static_cast<std::int32_t>(*v);
   return std::nullopt;
-}
-
-std::string string_member(const json::object& o, std::string_view key) {
-  return std::string(api::find_string(o, key).value_or(""));
 }
 
 api::Time time_member(const json::object& o, std::string_view key) {

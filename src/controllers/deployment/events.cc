@@ -2,14 +2,6 @@
 
 namespace kcm::controllers::deployment {
 
-namespace {
-
-std::string quoted(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
-}
-
-}  // namespace
-
 std::string scaling_replica_set_message(std::string_view operation, std::string_view rs_name,
                                         std::int32_t new_replicas, std::int32_t old_replicas) {
   return "Scaled " + std::string(operation) + " replica set " + std::string(rs_name) + " from " +

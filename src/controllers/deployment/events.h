@@ -22,6 +22,12 @@ inline constexpr std::string_view kRollbackTemplateUnchanged =
     "DeploymentRollbackTemplateUnchanged";
 inline constexpr std::string_view kRollbackDone = "DeploymentRollback";
 
+// `"<s>"`: a name in double quotes, as upstream's messages print it with %q
+// (names need no escaping).
+inline std::string quoted(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
+
 // "Scaled <up|down> replica set <name> from <old> to <n>" (upstream #125118,
 // v1.31; older releases said "to <n> from <old>").
 std::string scaling_replica_set_message(std::string_view operation, std::string_view rs_name,

@@ -12,10 +12,6 @@ namespace {
 
 constexpr std::int32_t kMaxInt32 = std::numeric_limits<std::int32_t>::max();
 
-std::string quoted(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
-}
-
 // "ReplicaSet "<rs>" <what>" or "Deployment "<d>" <what>" without a new RS.
 std::string about(const ReplicaSetInfo* new_rs, const DeploymentView& d, std::string_view what) {
   if (new_rs != nullptr) return "ReplicaSet " + quoted(new_rs->name) + " " + std::string(what);

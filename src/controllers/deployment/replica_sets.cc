@@ -5,6 +5,7 @@
 #include "controller/hash.h"
 #include "controller/pod_template.h"
 #include "controllers/deployment/annotations.h"
+#include "controllers/deployment/json_members.h"
 #include "controllers/deployment/progress.h"
 #include "controllers/deployment/replica_math.h"
 #include "controllers/deployment/template_equality.h"
@@ -12,11 +13,6 @@
 namespace kcm::controllers::deployment {
 
 namespace {
-
-const json::value& null_value() {
-  static const json::value kNull;
-  return kNull;
-}
 
 bool newer(const ReplicaSetInfo& a, const ReplicaSetInfo& b) {
   return replica_set_older(b, a);

@@ -3,15 +3,11 @@
 #include <span>
 
 #include "api/quantity.h"
+#include "controllers/deployment/json_members.h"
 
 namespace kcm::controllers::deployment {
 
 namespace {
-
-const json::value& null_value() {
-  static const json::value kNull;
-  return kNull;
-}
 
 bool is_number(const json::value& v) {
   return v.is_int64() || v.is_uint64() || v.is_double();

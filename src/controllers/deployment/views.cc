@@ -1,12 +1,10 @@
 #include "controllers/deployment/views.h"
 
+#include "controllers/deployment/json_members.h"
+
 namespace kcm::controllers::deployment {
 
 namespace {
-
-std::string string_member(const json::object& o, std::string_view key) {
-  return std::string(api::find_string(o, key).value_or(""));
-}
 
 std::optional<std::int32_t> optional_int32(const json::object& o, std::string_view key) {
   if (auto v = api::find_int(o, key)) return static_cast<std::int32_t>(*v);

@@ -3,14 +3,10 @@
 #include <fmt/format.h>
 
 #include "local/apiserver/ids.h"
+#include "local/apiserver/metadata_fields.h"
 
 namespace kcm::local::apiserver {
 namespace {
-
-std::string meta_string(const json::object& obj, std::string_view key) {
-  const json::object* meta = api::find_object(obj, "metadata");
-  return meta ? std::string(api::find_string(*meta, key).value_or("")) : std::string();
-}
 
 api::Status binding_conflict(std::string_view pod, std::string_view err) {
   return api::conflict({"", "pods/binding"}, pod, err);

@@ -8,6 +8,7 @@
 #include "api/schema/canonical.h"
 #include "api/schema/registry.h"
 #include "local/apiserver/ids.h"
+#include "local/apiserver/metadata_fields.h"
 #include "local/apiserver/stored_codec.h"
 
 namespace kcm::local::apiserver {
@@ -52,10 +53,6 @@ const json::object& metadata(const json::object& obj) {
   static const json::object kEmpty;
   const json::object* m = api::find_object(obj, "metadata");
   return m != nullptr ? *m : kEmpty;
-}
-
-std::string meta_string(const json::object& obj, std::string_view key) {
-  return std::string(api::find_string(metadata(obj), key).value_or(""));
 }
 
 std::vector<std::string> finalizers_of(const json::object& obj) {

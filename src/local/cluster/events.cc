@@ -3,14 +3,10 @@
 #include <fmt/format.h>
 
 #include "local/cluster/node_objects.h"
+#include "local/cluster/object_fields.h"
 
 namespace kcm::local::cluster {
 namespace {
-
-std::string meta(const json::object& obj, std::string_view key) {
-  const json::object* m = api::find_object(obj, "metadata");
-  return m ? std::string(api::find_string(*m, key).value_or("")) : std::string();
-}
 
 json::object pod_reference(const json::object& pod) {
   return json::object{{"kind", "Pod"},
@@ -114,13 +110,13 @@ void EventRecorder::record(bool core, const json::object& pod, std::string_view 
           }
           return next;
         },
-        [](ApiAccess::Outcome) {});
+        [](const ApiAccess::Outcome&) {});
     return;
   }
   json::object event = core ? kubelet_event(pod, node, spec, now)
                             : scheduler_event(pod, spec, scheduler_instance_, now);
   per_object.emplace(key, Recorded{meta(pod, "namespace"), meta(event, "name"), 1});
-  api_.create(kind, meta(pod, "namespace"), std::move(event), [](ApiAccess::Outcome) {});
+  api_.create(kind, meta(pod, "namespace"), std::move(event), [](const ApiAccess::Outcome&) {});
 }
 
 }  // namespace kcm::local::cluster

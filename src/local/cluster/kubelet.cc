@@ -10,17 +10,13 @@
 #include "api/time.h"
 #include "local/apiserver/ids.h"
 #include "local/cluster/fake_ids.h"
+#include "local/cluster/object_fields.h"
 
 namespace kcm::local::cluster {
 namespace {
 
 using Clock = std::chrono::system_clock;
 using State = ContainerRuntime::State;
-
-std::string meta(const json::object& obj, std::string_view key) {
-  const json::object* m = api::find_object(obj, "metadata");
-  return m ? std::string(api::find_string(*m, key).value_or("")) : std::string();
-}
 
 std::string annotation(const json::object& pod, std::string_view key) {
   const json::object* m = api::find_object(pod, "metadata");
@@ -32,15 +28,6 @@ const json::object& object_at(const json::object& o, std::string_view key) {
   static const json::object kEmpty;
   const json::object* v = api::find_object(o, key);
   return v ? *v : kEmpty;
-}
-
-bool deleting(const json::object& pod) {
-  const json::value* ts = object_at(pod, "metadata").if_contains("deletionTimestamp");
-  return ts != nullptr && !ts->is_null();
-}
-
-std::string phase_of(const json::object& pod) {
-  return std::string(api::find_string(object_at(pod, "status"), "phase").value_or(""));
 }
 
 std::string restart_policy(const json::object& pod) {
@@ -243,7 +230,7 @@ void Kubelet::renew_lease(NodeState& n) {
         api_.create(
             Kind::kLeases, kNodeLeaseNamespace,
             build_node_lease(n.node.name, n.uid, options_.lease_duration_seconds, Clock::now()),
-            [](ApiAccess::Outcome) {});
+            [](const ApiAccess::Outcome&) {});
       });
 }
 
@@ -260,7 +247,7 @@ void Kubelet::post_node_status(NodeState& n) {
         next["status"] = build_node_status(node, info, api::find_object(current, "status"), now);
         return next;
       },
-      [name = node.name](ApiAccess::Outcome r) {
+      [name = node.name](const ApiAccess::Outcome& r) {
         if (!r) log_error("node status of " + name, r.error());
       });
 }
@@ -625,7 +612,7 @@ void Kubelet::terminate(PodState& s) {
     options.grace_period_seconds = 0;
     options.precondition_uid = s.uid;
     api_.remove(Kind::kPods, meta(s.pod, "namespace"), meta(s.pod, "name"), options,
-                [key = s.key](ApiAccess::Outcome r) {
+                [key = s.key](const ApiAccess::Outcome& r) {
                   if (!r) log_error("delete pod " + key, r.error());
                 });
   });

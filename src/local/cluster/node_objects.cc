@@ -31,7 +31,8 @@ std::string kernel_version() {
   return u.release;
 }
 
-json::object resource_list() {
+// The capacity (and allocatable) every simulated node reports.
+json::object simulated_capacity() {
   return json::object{{"cpu", "4"},           {"ephemeral-storage", "102625208Ki"},
                       {"hugepages-1Gi", "0"}, {"hugepages-2Mi", "0"},
                       {"memory", "8Gi"},      {"pods", "110"}};
@@ -99,8 +100,8 @@ json::object build_node_status(const SimulatedNode& node, const NodeInfoOptions&
       {"architecture", "amd64"},
   };
   return json::object{
-      {"capacity", resource_list()},
-      {"allocatable", resource_list()},
+      {"capacity", simulated_capacity()},
+      {"allocatable", simulated_capacity()},
       {"conditions", std::move(conditions)},
       {"addresses", json::array{json::object{{"type", "InternalIP"}, {"address", node.internal_ip}},
                                 json::object{{"type", "Hostname"}, {"address", node.name}}}},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "local/cluster/node_objects.h"
+#include "local/cluster/object_fields.h"
 
 namespace kcm::local::cluster {
 namespace {
@@ -16,11 +17,6 @@ constexpr auto kUnschedulableFlush = std::chrono::minutes(5);
 // Event notes are limited to 1 KiB (upstream truncates with " ...").
 constexpr std::size_t kNoteLengthLimit = 1024;
 
-std::string meta(const json::object& obj, std::string_view key) {
-  const json::object* m = api::find_object(obj, "metadata");
-  return m ? std::string(api::find_string(*m, key).value_or("")) : std::string();
-}
-
 std::string key_of(const json::object& obj) {
   return meta(obj, "namespace") + "/" + meta(obj, "name");
 }
@@ -31,20 +27,9 @@ const json::object& spec_of(const json::object& pod) {
   return s ? *s : kEmpty;
 }
 
-std::string phase_of(const json::object& pod) {
-  const json::object* s = api::find_object(pod, "status");
-  return s ? std::string(api::find_string(*s, "phase").value_or("")) : std::string();
-}
-
 bool terminated(const json::object& pod) {
   const std::string phase = phase_of(pod);
   return phase == "Succeeded" || phase == "Failed";
-}
-
-bool deleting(const json::object& pod) {
-  const json::object* m = api::find_object(pod, "metadata");
-  const json::value* ts = m ? m->if_contains("deletionTimestamp") : nullptr;
-  return ts != nullptr && !ts->is_null();
 }
 
 // Whether the default scheduler should place this pod now.
@@ -344,7 +329,7 @@ void Scheduler::unschedulable(Pending& p, const std::string& message) {
         status["conditions"] = std::move(conditions);
         return next;
       },
-      [](ApiAccess::Outcome) {});
+      [](const ApiAccess::Outcome&) {});
 }
 
 }  // namespace kcm::local::cluster

@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "local/crd/json_fields.h"
+
 namespace kcm::local::crd {
 
 namespace {
@@ -15,17 +17,6 @@ struct Condition {
   std::string message;
 };
 
-std::string str(const json::object& o, std::string_view key) {
-  return std::string(api::as_string_view(o.if_contains(key)));
-}
-std::vector<std::string> strings(const json::object& o, std::string_view key) {
-  std::vector<std::string> out;
-  if (const json::array* a = api::find_array(o, key)) {
-    for (const json::value& v : *a)
-      out.emplace_back(api::as_string_view(&v));
-  }
-  return out;
-}
 json::array to_array(const std::vector<std::string>& v) {
   json::array out;
   for (const std::string& s : v)
@@ -36,7 +27,7 @@ json::array to_array(const std::vector<std::string>& v) {
 const json::object* find_condition(const json::object& status, std::string_view type) {
   if (const json::array* conds = api::find_array(status, "conditions")) {
     for (const json::value& c : *conds) {
-      if (const json::object* o = c.if_object(); o && str(*o, "type") == type) return o;
+      if (const json::object* o = c.if_object(); o && string_at(*o, "type") == type) return o;
     }
   }
   return nullptr;
@@ -57,8 +48,8 @@ void set_condition(json::object& status, std::string_view type, const Condition&
   json::array& conds = conds_value.get_array();
   for (json::value& v : conds) {
     json::object* o = v.if_object();
-    if (o == nullptr || str(*o, "type") != type) continue;
-    if (str(*o, "status") != c.status || str(*o, "lastTransitionTime").empty()) {
+    if (o == nullptr || string_at(*o, "type") != type) continue;
+    if (string_at(*o, "status") != c.status || string_at(*o, "lastTransitionTime").empty()) {
       (*o)["lastTransitionTime"] = now;
     }
     (*o)["status"] = c.status;
@@ -82,12 +73,12 @@ void add_accepted_names(const json::object& crd, TakenNames& taken) {
   if (accepted == nullptr) return;
   const json::object& names = *accepted;
   for (std::string_view k : {"plural", "singular"}) {
-    if (std::string v = str(names, k); !v.empty()) taken.resources.insert(v);
+    if (std::string v = string_at(names, k); !v.empty()) taken.resources.insert(v);
   }
-  for (const std::string& s : strings(names, "shortNames"))
+  for (const std::string& s : strings_at(names, "shortNames"))
     taken.resources.insert(s);
   for (std::string_view k : {"kind", "listKind"}) {
-    if (std::string v = str(names, k); !v.empty()) taken.kinds.insert(v);
+    if (std::string v = string_at(names, k); !v.empty()) taken.kinds.insert(v);
   }
 }
 
@@ -95,7 +86,7 @@ bool crd_condition_true(const json::object& crd, std::string_view type) {
   const json::object* status = api::find_object(crd, "status");
   if (status == nullptr) return false;
   const json::object* c = find_condition(*status, type);
-  return c != nullptr && str(*c, "status") == "True";
+  return c != nullptr && string_at(*c, "status") == "True";
 }
 
 json::object crd_status(const json::object& crd, const TakenNames& taken, std::string_view now,
@@ -111,16 +102,16 @@ json::object crd_status(const json::object& crd, const TakenNames& taken, std::s
 
   std::optional<Condition> names_condition;
   auto check = [&](std::string_view key, const std::set<std::string>& used, const char* reason) {
-    if (auto err = conflict(str(requested, key), str(accepted, key), used)) {
+    if (auto err = conflict(string_at(requested, key), string_at(accepted, key), used)) {
       names_condition = Condition{"False", reason, *err};
     } else {
-      names[key] = str(requested, key);
+      names[key] = string_at(requested, key);
     }
   };
   check("plural", taken.resources, "PluralConflict");
   check("singular", taken.resources, "SingularConflict");
-  const std::vector<std::string> requested_short = strings(requested, "shortNames");
-  const std::vector<std::string> accepted_short = strings(accepted, "shortNames");
+  const std::vector<std::string> requested_short = strings_at(requested, "shortNames");
+  const std::vector<std::string> accepted_short = strings_at(accepted, "shortNames");
   if (requested_short != accepted_short) {
     const std::set<std::string> ours(accepted_short.begin(), accepted_short.end());
     std::vector<std::string> errs;
@@ -151,7 +142,8 @@ json::object crd_status(const json::object& crd, const TakenNames& taken, std::s
 
   Condition established{"False", "NotAccepted", "not all names are accepted"};
   if (const json::object* old = find_condition(status, "Established")) {
-    established = Condition{str(*old, "status"), str(*old, "reason"), str(*old, "message")};
+    established =
+        Condition{string_at(*old, "status"), string_at(*old, "reason"), string_at(*old, "message")};
   }
   if (established.status != "True" && names_condition->status == "True") {
     established =

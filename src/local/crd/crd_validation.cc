@@ -8,6 +8,7 @@
 
 #include "api/name_validation.h"
 #include "local/crd/crd_status.h"
+#include "local/crd/json_fields.h"
 #include "local/crd/structural_schema.h"
 
 namespace kcm::local::crd {
@@ -24,20 +25,9 @@ const json::object& object_at(const json::object& o, std::string_view key) {
   const json::object* p = api::find_object(o, key);
   return p != nullptr ? *p : empty_object();
 }
-std::string str(const json::object& o, std::string_view key) {
-  return std::string(api::as_string_view(o.if_contains(key)));
-}
 bool flag(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
   return v != nullptr && v->is_bool() && v->get_bool();
-}
-std::vector<std::string> strings(const json::object& o, std::string_view key) {
-  std::vector<std::string> out;
-  if (const json::array* a = api::find_array(o, key)) {
-    for (const json::value& v : *a)
-      out.emplace_back(api::as_string_view(&v));
-  }
-  return out;
 }
 const json::array& versions_of(const json::object& spec) {
   static const json::array kEmpty;
@@ -70,11 +60,11 @@ void validate_names(const json::object& names, const std::string& path, FieldErr
         mixed_case ? "may have mixed case, but should otherwise match: " + join(msgs, ",")
                    : join(msgs, ",")));
   };
-  dns1035("plural", str(names, "plural"), false);
-  dns1035("singular", str(names, "singular"), false);
-  dns1035("kind", str(names, "kind"), true);
-  dns1035("listKind", str(names, "listKind"), true);
-  const std::vector<std::string> short_names = strings(names, "shortNames");
+  dns1035("plural", string_at(names, "plural"), false);
+  dns1035("singular", string_at(names, "singular"), false);
+  dns1035("kind", string_at(names, "kind"), true);
+  dns1035("listKind", string_at(names, "listKind"), true);
+  const std::vector<std::string> short_names = strings_at(names, "shortNames");
   for (std::size_t i = 0; i < short_names.size(); ++i) {
     const std::vector<std::string> msgs = api::is_dns1035_label(short_names[i]);
     if (!msgs.empty()) {
@@ -82,12 +72,12 @@ void validate_names(const json::object& names, const std::string& path, FieldErr
                                   json::value(short_names[i]), join(msgs, ",")));
     }
   }
-  const std::string kind = str(names, "kind");
-  if (!kind.empty() && kind == str(names, "listKind")) {
+  const std::string kind = string_at(names, "kind");
+  if (!kind.empty() && kind == string_at(names, "listKind")) {
     errs.push_back(api::invalid(api::child(path, "listKind"), json::value(kind),
                                 "kind and listKind may not be the same"));
   }
-  const std::vector<std::string> categories = strings(names, "categories");
+  const std::vector<std::string> categories = strings_at(names, "categories");
   for (std::size_t i = 0; i < categories.size(); ++i) {
     const std::vector<std::string> msgs = api::is_dns1035_label(categories[i]);
     if (!msgs.empty()) {
@@ -123,14 +113,14 @@ void validate_subresources(const json::object* sub, const std::string& path, Fie
        {Path{"specReplicasPath", ".spec.", "should be a json path under .spec"},
         Path{"statusReplicasPath", ".status.", "should be a json path under .status"}}) {
     const std::string field = api::child(path, std::string("scale.") + p.key);
-    const std::string value = str(*scale, p.key);
+    const std::string value = string_at(*scale, p.key);
     if (value.empty()) {
       errs.push_back(api::required(field));
     } else if (validate_simple_json_path(value, field, errs) && value.rfind(p.prefix, 0) != 0) {
       errs.push_back(api::invalid(field, json::value(value), p.detail));
     }
   }
-  const std::string selector = str(*scale, "labelSelectorPath");
+  const std::string selector = string_at(*scale, "labelSelectorPath");
   if (!selector.empty()) {
     const std::string field = api::child(path, "scale.labelSelectorPath");
     if (validate_simple_json_path(selector, field, errs) && selector.rfind(".spec.", 0) != 0 &&
@@ -148,18 +138,18 @@ void validate_column(const json::object& col, const std::string& path, FieldErro
   auto one_of = [](const std::set<std::string>& s) {
     return "must be one of " + join(std::vector<std::string>(s.begin(), s.end()), ",");
   };
-  if (str(col, "name").empty()) errs.push_back(api::required(api::child(path, "name")));
-  const std::string type = str(col, "type");
+  if (string_at(col, "name").empty()) errs.push_back(api::required(api::child(path, "name")));
+  const std::string type = string_at(col, "type");
   if (type.empty()) {
     errs.push_back(api::required(api::child(path, "type"), one_of(kTypes)));
   } else if (kTypes.count(type) == 0) {
     errs.push_back(api::invalid(api::child(path, "type"), json::value(type), one_of(kTypes)));
   }
-  const std::string format = str(col, "format");
+  const std::string format = string_at(col, "format");
   if (!format.empty() && kFormats.count(format) == 0) {
     errs.push_back(api::invalid(api::child(path, "format"), json::value(format), one_of(kFormats)));
   }
-  const std::string json_path = str(col, "jsonPath");
+  const std::string json_path = string_at(col, "jsonPath");
   if (json_path.empty()) {
     errs.push_back(api::required(api::child(path, "JSONPath")));
   } else {
@@ -209,7 +199,7 @@ void validate_conversion(const json::object* conversion, bool require_recognized
                          FieldErrors& errs) {
   if (conversion == nullptr) return;
   const std::string path = "spec.conversion";
-  const std::string strategy = str(*conversion, "strategy");
+  const std::string strategy = string_at(*conversion, "strategy");
   if (strategy.empty()) {
     errs.push_back(api::required(api::child(path, "strategy")));
   } else if (strategy != "None" && strategy != "Webhook") {
@@ -220,7 +210,7 @@ void validate_conversion(const json::object* conversion, bool require_recognized
   const json::object* client_config =
       webhook != nullptr ? api::find_object(*webhook, "clientConfig") : nullptr;
   const std::vector<std::string> review_versions =
-      webhook != nullptr ? strings(*webhook, "conversionReviewVersions")
+      webhook != nullptr ? strings_at(*webhook, "conversionReviewVersions")
                          : std::vector<std::string>{};
   if (strategy == "Webhook") {
     if (client_config == nullptr) {
@@ -278,7 +268,7 @@ struct SpecOptions {
 };
 
 void validate_spec(const json::object& spec, const SpecOptions& opts, FieldErrors& errs) {
-  const std::string group = str(spec, "group");
+  const std::string group = string_at(spec, "group");
   if (group.empty()) {
     errs.push_back(api::required("spec.group"));
   } else if (auto msgs = api::is_dns1123_subdomain(group); !msgs.empty()) {
@@ -288,7 +278,7 @@ void validate_spec(const json::object& spec, const SpecOptions& opts, FieldError
         api::invalid("spec.group", json::value(group), "should be a domain with at least one dot"));
   }
 
-  const std::string scope = str(spec, "scope");
+  const std::string scope = string_at(spec, "scope");
   if (scope.empty()) {
     errs.push_back(api::required("spec.scope"));
   } else if (scope != "Cluster" && scope != "Namespaced") {
@@ -304,7 +294,7 @@ void validate_spec(const json::object& spec, const SpecOptions& opts, FieldError
         versions[i].is_object() ? versions[i].get_object() : empty_object();
     const std::string path = api::index("spec.versions", i);
     if (flag(version, "storage")) ++storage_count;
-    const std::string name = str(version, "name");
+    const std::string name = string_at(version, "name");
     if (!seen.insert(name).second) unique = false;
     if (auto msgs = api::is_dns1035_label(name); !msgs.empty()) {
       errs.push_back(api::invalid(api::child(path, "name"), json::value(name), join(msgs, ",")));
@@ -321,7 +311,7 @@ void validate_spec(const json::object& spec, const SpecOptions& opts, FieldError
 
   const json::object& names = object_at(spec, "names");
   for (std::string_view n : {"plural", "singular", "kind", "listKind"}) {
-    if (str(names, n).empty()) errs.push_back(api::required(api::child("spec.names", n)));
+    if (string_at(names, n).empty()) errs.push_back(api::required(api::child("spec.names", n)));
   }
   validate_names(names, "spec.names", errs);
 
@@ -353,7 +343,7 @@ void validate_stored_versions(const json::object& crd, FieldErrors& errs) {
   }
   for (const json::value& v : versions_of(object_at(crd, "spec"))) {
     const json::object& version = v.is_object() ? v.get_object() : empty_object();
-    const std::string name = str(version, "name");
+    const std::string name = string_at(version, "name");
     const auto it = stored.find(name);
     if (flag(version, "storage") && it == stored.end()) {
       errs.push_back(api::invalid(path, v, "must have the storage version " + name));
@@ -381,7 +371,8 @@ std::vector<std::string> crd_name_problems(std::string_view name, const json::ob
                                            bool prefix) {
   std::vector<std::string> out = api::name_is_dns_subdomain(name, prefix);
   const json::object& spec = object_at(crd, "spec");
-  const std::string required = str(object_at(spec, "names"), "plural") + "." + str(spec, "group");
+  const std::string required =
+      string_at(object_at(spec, "names"), "plural") + "." + string_at(spec, "group");
   if (name != required) out.emplace_back("must be spec.names.plural+\".\"+spec.group");
   return out;
 }
@@ -391,7 +382,7 @@ Result<SchemaPtr, api::FieldErrors> crd_version_schema(const json::object& crd,
   const json::array& versions = versions_of(object_at(crd, "spec"));
   for (std::size_t i = 0; i < versions.size(); ++i) {
     const json::object* v = versions[i].if_object();
-    if (v == nullptr || str(*v, "name") != version) continue;
+    if (v == nullptr || string_at(*v, "name") != version) continue;
     const std::string path = api::index("spec.versions", i);
     const json::object* holder = api::find_object(*v, "schema");
     const json::value* schema =
@@ -412,7 +403,7 @@ Result<SchemaPtr, api::FieldErrors> crd_version_schema(const json::object& crd,
 
 std::string crd_storage_version(const json::object& crd) {
   for (const json::value& v : versions_of(object_at(crd, "spec"))) {
-    if (v.is_object() && flag(v.get_object(), "storage")) return str(v.get_object(), "name");
+    if (v.is_object() && flag(v.get_object(), "storage")) return string_at(v.get_object(), "name");
   }
   return {};
 }
@@ -420,8 +411,8 @@ std::string crd_storage_version(const json::object& crd) {
 api::FieldErrors validate_crd(const json::object& crd) {
   FieldErrors errs;
   const json::object& meta = object_at(crd, "metadata");
-  const std::string name = str(meta, "name");
-  const std::string generate_name = str(meta, "generateName");
+  const std::string name = string_at(meta, "name");
+  const std::string generate_name = string_at(meta, "generateName");
   if (!generate_name.empty()) {
     for (const std::string& m : crd_name_problems(generate_name, crd, true)) {
       errs.push_back(api::invalid("metadata.generateName", json::value(generate_name), m));
@@ -449,7 +440,7 @@ api::FieldErrors validate_crd_update(const json::object& crd, const json::object
   if (const json::object* conv = api::find_object(old_spec, "conversion")) {
     const json::object* webhook = api::find_object(*conv, "webhook");
     const std::vector<std::string> old_versions =
-        webhook != nullptr ? strings(*webhook, "conversionReviewVersions")
+        webhook != nullptr ? strings_at(*webhook, "conversionReviewVersions")
                            : std::vector<std::string>{};
     opts.require_recognized_conversion_review_version =
         old_versions.empty() ||
@@ -459,13 +450,13 @@ api::FieldErrors validate_crd_update(const json::object& crd, const json::object
   opts.require_preserve_unknown_fields_false = !flag(old_spec, "preserveUnknownFields");
   validate_spec(spec, opts, errs);
   if (crd_condition_true(old, "Established")) {
-    immutable("spec.scope", str(spec, "scope"), str(old_spec, "scope"), errs);
-    immutable("spec.names.kind", str(object_at(spec, "names"), "kind"),
-              str(object_at(old_spec, "names"), "kind"), errs);
+    immutable("spec.scope", string_at(spec, "scope"), string_at(old_spec, "scope"), errs);
+    immutable("spec.names.kind", string_at(object_at(spec, "names"), "kind"),
+              string_at(object_at(old_spec, "names"), "kind"), errs);
   }
-  immutable("spec.group", str(spec, "group"), str(old_spec, "group"), errs);
-  immutable("spec.names.plural", str(object_at(spec, "names"), "plural"),
-            str(object_at(old_spec, "names"), "plural"), errs);
+  immutable("spec.group", string_at(spec, "group"), string_at(old_spec, "group"), errs);
+  immutable("spec.names.plural", string_at(object_at(spec, "names"), "plural"),
+            string_at(object_at(old_spec, "names"), "plural"), errs);
   validate_status(crd, errs);
   validate_stored_versions(crd, errs);
   return errs;

@@ -510,7 +510,7 @@ bool is_cidr(std::string_view s) {
   return is_ipv6(ip) && bits <= 128;
 }
 
-bool matches(std::string_view s, const char* pattern) {
+bool matches_pattern(std::string_view s, const char* pattern) {
   try {
     const boost::regex re(pattern, boost::regex::perl | boost::regex::icase);
     return boost::regex_match(s.begin(), s.end(), re);
@@ -529,27 +529,30 @@ bool is_valid_format(std::string_view format, std::string_view value) {
   if (format == "ipv6") return is_ipv6(value);
   if (format == "cidr") return is_cidr(value);
   if (format == "uuid") {
-    return matches(value, "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
+    return matches_pattern(value, "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
   }
   if (format == "uuid3") {
-    return matches(value, "^[0-9a-f]{8}-[0-9a-f]{4}-3[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$");
+    return matches_pattern(value,
+                           "^[0-9a-f]{8}-[0-9a-f]{4}-3[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$");
   }
   if (format == "uuid4") {
-    return matches(value, "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+    return matches_pattern(value,
+                           "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
   }
   if (format == "uuid5") {
-    return matches(value, "^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+    return matches_pattern(value,
+                           "^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
   }
   if (format == "mac") {
-    return matches(value, "^[0-9a-f]{2}([:-])[0-9a-f]{2}(\\1[0-9a-f]{2}){4}$") ||
-           matches(value, "^[0-9a-f]{2}([:-])[0-9a-f]{2}(\\1[0-9a-f]{2}){6}$") ||
-           matches(value, "^[0-9a-f]{4}\\.[0-9a-f]{4}\\.[0-9a-f]{4}$");
+    return matches_pattern(value, "^[0-9a-f]{2}([:-])[0-9a-f]{2}(\\1[0-9a-f]{2}){4}$") ||
+           matches_pattern(value, "^[0-9a-f]{2}([:-])[0-9a-f]{2}(\\1[0-9a-f]{2}){6}$") ||
+           matches_pattern(value, "^[0-9a-f]{4}\\.[0-9a-f]{4}\\.[0-9a-f]{4}$");
   }
-  if (format == "hexcolor") return matches(value, "^#?([0-9a-f]{3}|[0-9a-f]{6})$");
-  if (format == "bsonobjectid") return matches(value, "^[0-9a-f]{24}$");
+  if (format == "hexcolor") return matches_pattern(value, "^#?([0-9a-f]{3}|[0-9a-f]{6})$");
+  if (format == "bsonobjectid") return matches_pattern(value, "^[0-9a-f]{24}$");
   if (format == "hostname") {
     return value.size() <= 255 &&
-           matches(
+           matches_pattern(
                value,
                "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\\.?$");
   }

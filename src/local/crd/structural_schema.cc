@@ -151,7 +151,7 @@ bool is_integer(const json::value& v) {
   return v.is_int64() || (v.is_uint64() && v.get_uint64() <= INT64_MAX);
 }
 
-bool matches(Expect e, const json::value& v) {
+bool has_expected_type(Expect e, const json::value& v) {
   switch (e) {
     case Expect::kString:
       return v.is_string();
@@ -231,7 +231,7 @@ void check_shape(const json::object& s, const std::string& path, FieldErrors& er
   for (const Member& m : kMembers) {
     const json::value* v = member(s, m.name);
     if (v == nullptr) continue;
-    if (!matches(m.expect, *v)) {
+    if (!has_expected_type(m.expect, *v)) {
       errs.push_back(api::type_invalid(api::child(path, m.name), *v,
                                        fmt::format("must be of type {}", expect_name(m.expect))));
       *unsupported = true;

@@ -7,7 +7,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kDefaultColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Created At", "date", "", kCreationTimestampDescription, 0},
 };
@@ -24,7 +24,7 @@ Row print_default(const json::object& object, const PrintContext& /*context*/) {
 }  // namespace
 
 const TablePrinter& default_table_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_default, true};
+  static constexpr TablePrinter kPrinter{kDefaultColumns, &print_default, true};
   return kPrinter;
 }
 

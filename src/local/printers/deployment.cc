@@ -14,7 +14,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kDeploymentColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Ready", "string", "", "Number of the pod with ready state", 0},
     {"Up-to-date", "string", "",
@@ -36,7 +36,7 @@ constexpr ColumnDefinition kColumns[] = {
 
 // LabelSelectorAsSelector(spec.selector).String(): "" for a nil or empty
 // selector, "<invalid>" when it does not convert.
-std::string selector_cell(const json::object* spec) {
+std::string deployment_selector_cell(const json::object* spec) {
   const json::value* v = spec == nullptr ? nullptr : spec->if_contains("selector");
   auto selector = api::label_selector_from_json(v, "spec.selector");
   if (!selector) return "<invalid>";
@@ -62,7 +62,7 @@ Row print_deployment(const json::object& deployment, const PrintContext& context
     auto [names, images] = layout_container_cells(array_at(pod_spec, "containers"));
     row.cells.emplace_back(names);
     row.cells.emplace_back(images);
-    row.cells.emplace_back(selector_cell(spec));
+    row.cells.emplace_back(deployment_selector_cell(spec));
   }
   return row;
 }
@@ -70,7 +70,7 @@ Row print_deployment(const json::object& deployment, const PrintContext& context
 }  // namespace
 
 const TablePrinter& deployment_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_deployment};
+  static constexpr TablePrinter kPrinter{kDeploymentColumns, &print_deployment};
   return kPrinter;
 }
 

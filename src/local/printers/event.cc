@@ -12,7 +12,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kEventColumns[] = {
     {"Last Seen", "string", "",
      "The time at which the most recent occurrence of this event was recorded.", 0},
     {"Type", "string", "",
@@ -133,12 +133,12 @@ Row print_events_v1_event(const json::object& event, const PrintContext& context
 }  // namespace
 
 const TablePrinter& event_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_core_event};
+  static constexpr TablePrinter kPrinter{kEventColumns, &print_core_event};
   return kPrinter;
 }
 
 const TablePrinter& events_v1_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_events_v1_event};
+  static constexpr TablePrinter kPrinter{kEventColumns, &print_events_v1_event};
   return kPrinter;
 }
 

@@ -6,7 +6,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kLeaseColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Holder", "string", "",
      "holderIdentity contains the identity of the holder of a current lease. If Coordinated "
@@ -27,7 +27,7 @@ Row print_lease(const json::object& lease, const PrintContext& context) {
 }  // namespace
 
 const TablePrinter& lease_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_lease};
+  static constexpr TablePrinter kPrinter{kLeaseColumns, &print_lease};
   return kPrinter;
 }
 

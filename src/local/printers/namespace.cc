@@ -6,7 +6,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kNamespaceColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Status", "string", "", "The status of the namespace", 0},
     {"Age", "string", "", kCreationTimestampDescription, 0},
@@ -23,7 +23,7 @@ Row print_namespace(const json::object& ns, const PrintContext& context) {
 }  // namespace
 
 const TablePrinter& namespace_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_namespace};
+  static constexpr TablePrinter kPrinter{kNamespaceColumns, &print_namespace};
   return kPrinter;
 }
 

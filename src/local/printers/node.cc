@@ -20,7 +20,7 @@ constexpr std::string_view kAddressesDescription =
     "possible, such as Pods that inherit a Node's address in its own status or consumers of the "
     "downward API (status.hostIP).";
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kNodeColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Status", "string", "", "The status of the node", 0},
     {"Roles", "string", "", "The roles of the node", 0},
@@ -126,7 +126,7 @@ Row print_node(const json::object& node, const PrintContext& context) {
 }  // namespace
 
 const TablePrinter& node_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_node};
+  static constexpr TablePrinter kPrinter{kNodeColumns, &print_node};
   return kPrinter;
 }
 

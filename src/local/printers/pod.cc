@@ -14,7 +14,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kPodColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Ready", "string", "", "The aggregate readiness state of this pod for accepting traffic.", 0},
     {"Status", "string", "", "The aggregate status of the containers in this pod.", 0},
@@ -286,7 +286,7 @@ Row print_pod(const json::object& pod, const PrintContext& context) {
 }  // namespace
 
 const TablePrinter& pod_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_pod};
+  static constexpr TablePrinter kPrinter{kPodColumns, &print_pod};
   return kPrinter;
 }
 

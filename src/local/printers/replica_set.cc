@@ -10,7 +10,7 @@ namespace kcm::local::printers {
 
 namespace {
 
-constexpr ColumnDefinition kColumns[] = {
+constexpr ColumnDefinition kReplicaSetColumns[] = {
     {"Name", "string", "name", kNameDescription, 0},
     {"Desired", "integer", "",
      "Replicas is the number of desired replicas. This is a pointer to distinguish between "
@@ -37,7 +37,7 @@ constexpr ColumnDefinition kColumns[] = {
 
 // metav1.FormatLabelSelector: "<none>" when nil or empty, "<error>" when it
 // does not convert.
-std::string selector_cell(const json::object* spec) {
+std::string replica_set_selector_cell(const json::object* spec) {
   const json::value* v = spec == nullptr ? nullptr : spec->if_contains("selector");
   auto selector = api::label_selector_from_json(v, "spec.selector");
   if (!selector) return "<error>";
@@ -60,7 +60,7 @@ Row print_replica_set(const json::object& rs, const PrintContext& context) {
     auto [names, images] = layout_container_cells(array_at(pod_spec, "containers"));
     row.cells.emplace_back(names);
     row.cells.emplace_back(images);
-    row.cells.emplace_back(selector_cell(spec));
+    row.cells.emplace_back(replica_set_selector_cell(spec));
   }
   return row;
 }
@@ -68,7 +68,7 @@ Row print_replica_set(const json::object& rs, const PrintContext& context) {
 }  // namespace
 
 const TablePrinter& replica_set_printer() {
-  static constexpr TablePrinter kPrinter{kColumns, &print_replica_set};
+  static constexpr TablePrinter kPrinter{kReplicaSetColumns, &print_replica_set};
   return kPrinter;
 }
 

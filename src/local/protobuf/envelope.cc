@@ -13,12 +13,14 @@ std::string with_offset(const WireError& e) {
   return fmt::format("{} (byte {})", e.message, e.offset);
 }
 
-std::string unknown_field(const WireField& f, std::string_view go_type) {
+// The envelope's errors carry the byte offset in their text (unlike
+// message_decoder.cc's, whose DecodeError holds it).
+std::string unknown_envelope_field(const WireField& f, std::string_view go_type) {
   return fmt::format("field number {} of {} is not known to this server (byte {})", f.number,
                      go_type, f.offset);
 }
 
-std::string wrong_wire_type(const WireField& f, std::string_view field) {
+std::string wrong_envelope_wire_type(const WireField& f, std::string_view field) {
   return fmt::format("proto: wrong wireType = {} for field {} (byte {})",
                      static_cast<int>(f.wire_type), field, f.offset);
 }
@@ -30,9 +32,9 @@ Result<void> parse_type_meta(const WireField& tm, Envelope& out) {
     if (!next) return fail(with_offset(next.error()));
     if (!next->has_value()) return {};
     const WireField& f = **next;
-    if (f.number != 1 && f.number != 2) return fail(unknown_field(f, "runtime.TypeMeta"));
+    if (f.number != 1 && f.number != 2) return fail(unknown_envelope_field(f, "runtime.TypeMeta"));
     if (f.wire_type != WireType::kLengthDelimited) {
-      return fail(wrong_wire_type(f, f.number == 1 ? "APIVersion" : "Kind"));
+      return fail(wrong_envelope_wire_type(f, f.number == 1 ? "APIVersion" : "Kind"));
     }
     (f.number == 1 ? out.api_version : out.kind) = go_json_text(f.bytes);
   }
@@ -58,9 +60,9 @@ Result<Envelope> parse_envelope(std::string_view body) {
     const WireField& f = **next;
     static constexpr std::string_view kNames[] = {"", "TypeMeta", "Raw", "ContentEncoding",
                                                   "ContentType"};
-    if (f.number < 1 || f.number > 4) return fail(unknown_field(f, "runtime.Unknown"));
+    if (f.number < 1 || f.number > 4) return fail(unknown_envelope_field(f, "runtime.Unknown"));
     if (f.wire_type != WireType::kLengthDelimited) {
-      return fail(wrong_wire_type(f, kNames[f.number]));
+      return fail(wrong_envelope_wire_type(f, kNames[f.number]));
     }
     switch (f.number) {
       case 1: {

@@ -16,12 +16,6 @@ namespace {
 
 using Errs = api::FieldErrors;
 
-const json::object& member_or_empty(const json::object& o, std::string_view key) {
-  static const json::object kEmpty;
-  const json::object* m = object_member(o, key);
-  return m != nullptr ? *m : kEmpty;
-}
-
 // A JSON IntOrString (a number or a string; anything else reads as 0).
 api::IntOrString int_or_string(const json::value* v) {
   if (v == nullptr) return {};

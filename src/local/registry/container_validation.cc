@@ -18,12 +18,6 @@ namespace {
 
 using Errs = api::FieldErrors;
 
-const json::object& object_or_empty(const json::value& v) {
-  static const json::object kEmpty;
-  const json::object* o = v.if_object();
-  return o != nullptr ? *o : kEmpty;
-}
-
 // ValidatePortNumOrName of an IntOrString (absent reads as the integer 0).
 void validate_port_num_or_name(const json::object& holder, std::string_view key,
                                std::string_view field, Errs& errs) {
@@ -344,8 +338,7 @@ void validate_volume_mounts(const json::object& c, const ContainerContext& ctx,
       validate_local_descending_path(sub_path_expr, path_of(field, "subPathExpr"), errs);
     }
     const json::value* propagation = member(m, "mountPropagation");
-    const std::string_view prop =
-        api::as_string_view(propagation);
+    const std::string_view prop = api::as_string_view(propagation);
     if (propagation != nullptr) {
       const std::string prop_path = path_of(field, "mountPropagation");
       if (prop != "Bidirectional" && prop != "HostToContainer" && prop != "None") {

@@ -11,9 +11,6 @@
 namespace kcm::local::registry {
 namespace {
 
-const std::vector<std::string> kAllVerbs = {"create", "delete", "deletecollection", "get",
-                                            "list",   "patch",  "update",           "watch"};
-
 // Whether `a` and `b` agree on every member but metadata and, when given, `skip`.
 bool content_equal(const json::object& a, const json::object& b, std::string_view skip) {
   auto counts = [&](const json::object& o) {

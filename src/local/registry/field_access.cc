@@ -24,6 +24,26 @@ const json::array* array_member(const json::object& o, std::string_view key) {
   return v != nullptr ? v->if_array() : nullptr;
 }
 
+const json::object& member_or_empty(const json::object& o, std::string_view key) {
+  static const json::object kEmpty;
+  const json::object* m = object_member(o, key);
+  return m != nullptr ? *m : kEmpty;
+}
+
+const json::object& object_or_empty(const json::value& v) {
+  static const json::object kEmpty;
+  const json::object* o = v.if_object();
+  return o != nullptr ? *o : kEmpty;
+}
+
+std::vector<std::string> strings_of(const json::array* a) {
+  std::vector<std::string> out;
+  if (a == nullptr) return out;
+  for (const auto& v : *a)
+    out.emplace_back(api::as_string_view(&v));
+  return out;
+}
+
 std::string_view string_member(const json::object& o, std::string_view key) {
   const json::value* v = member(o, key);
   if (v == nullptr || !v->is_string()) return {};

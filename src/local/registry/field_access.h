@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/json.h"
 
@@ -21,9 +22,15 @@ const json::value* member(const json::object& o, std::string_view key);
 bool has(const json::object& o, std::string_view key);
 
 const json::object* object_member(const json::object& o, std::string_view key);
+// The object member `key`, or a shared empty object when absent, null or not an object.
+const json::object& member_or_empty(const json::object& o, std::string_view key);
+// `v` when it is an object, else a shared empty object.
+const json::object& object_or_empty(const json::value& v);
 const json::array* array_member(const json::object& o, std::string_view key);
 // "" when absent, null or not a string.
 std::string_view string_member(const json::object& o, std::string_view key);
+// The elements of `a` as strings ("" for non-strings); empty when `a` is null.
+std::vector<std::string> strings_of(const json::array* a);
 // nullopt when absent, null or not an integer.
 std::optional<std::int64_t> int_member(const json::object& o, std::string_view key);
 // false when absent, null or not a boolean.

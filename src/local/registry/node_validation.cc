@@ -20,12 +20,6 @@ using Errs = api::FieldErrors;
 
 constexpr std::string_view kTaintsAnnotation = "scheduler.alpha.kubernetes.io/taints";
 
-const json::object& member_or_empty(const json::object& o, std::string_view key) {
-  static const json::object kEmpty;
-  const json::object* m = object_member(o, key);
-  return m != nullptr ? *m : kEmpty;
-}
-
 void validate_taints(const json::array& taints, std::string_view field, Errs& errs) {
   std::map<std::string, std::set<std::string>> unique;  // effect -> keys
   for (std::size_t i = 0; i < taints.size(); ++i) {
@@ -90,14 +84,6 @@ void validate_spec_taints(const json::object& node, Errs& errs) {
   const json::array* taints = array_member(member_or_empty(node, "spec"), "taints");
   // Upstream reports spec taints under "metadata.taints".
   if (taints != nullptr && !taints->empty()) validate_taints(*taints, "metadata.taints", errs);
-}
-
-std::vector<std::string> strings_of(const json::array* a) {
-  std::vector<std::string> out;
-  if (a == nullptr) return out;
-  for (const auto& v : *a)
-    out.emplace_back(api::as_string_view(&v));
-  return out;
 }
 
 }  // namespace

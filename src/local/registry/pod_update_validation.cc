@@ -22,12 +22,6 @@ using Errs = api::FieldErrors;
 constexpr std::string_view kAppArmorPrefix = "container.apparmor.security.beta.kubernetes.io/";
 constexpr std::string_view kMirrorPod = "kubernetes.io/config.mirror";
 
-const json::object& object_or_empty(const json::value& v) {
-  static const json::object kEmpty;
-  const json::object* o = v.if_object();
-  return o != nullptr ? *o : kEmpty;
-}
-
 const json::object& spec_of(const json::object& pod) {
   static const json::object kEmpty;
   const json::object* s = object_member(pod, "spec");

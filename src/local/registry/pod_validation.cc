@@ -33,20 +33,6 @@ constexpr std::string_view kSeccompContainerPrefix =
 constexpr std::string_view kAppArmorContainerPrefix =
     "container.apparmor.security.beta.kubernetes.io/";
 
-const json::object& object_or_empty(const json::value& v) {
-  static const json::object kEmpty;
-  const json::object* o = v.if_object();
-  return o != nullptr ? *o : kEmpty;
-}
-
-std::vector<std::string> strings_of(const json::array* a) {
-  std::vector<std::string> out;
-  if (a == nullptr) return out;
-  for (const auto& v : *a)
-    out.emplace_back(api::as_string_view(&v));
-  return out;
-}
-
 // podshelper.VisitContainersWithPath: init, regular, then ephemeral containers.
 void visit_containers(const json::object& spec, std::string_view field,
                       const std::function<void(const json::object&, const std::string&)>& fn) {

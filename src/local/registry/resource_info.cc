@@ -35,10 +35,11 @@ std::shared_ptr<const ResourceInfo> ResourceTable::share(const ResourceInfo* inf
   return nullptr;
 }
 
-namespace {
-
 const std::vector<std::string> kAllVerbs = {"create", "delete", "deletecollection", "get",
                                             "list",   "patch",  "update",           "watch"};
+
+namespace {
+
 const std::vector<std::string> kStatusVerbs = {"get", "patch", "update"};
 
 std::vector<std::string> fields(std::initializer_list<std::string> own) {

@@ -118,6 +118,9 @@ class ResourceTable {
   std::vector<std::shared_ptr<const ResourceInfo>> resources_;
 };
 
+// Every verb of a fully served resource (built-in or custom), in discovery's order.
+extern const std::vector<std::string> kAllVerbs;
+
 // The built-in kinds kcm-local serves (core/v1, apps/v1, coordination/v1, events/v1).
 ResourceTable builtin_resources();
 

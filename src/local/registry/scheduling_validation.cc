@@ -16,26 +16,12 @@ namespace {
 
 using Errs = api::FieldErrors;
 
-const json::object& object_or_empty(const json::value& v) {
-  static const json::object kEmpty;
-  const json::object* o = v.if_object();
-  return o != nullptr ? *o : kEmpty;
-}
-
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
   for (const auto& p : parts) {
     if (!out.empty()) out += sep;
     out += p;
   }
-  return out;
-}
-
-std::vector<std::string> strings_of(const json::array* a) {
-  std::vector<std::string> out;
-  if (a == nullptr) return out;
-  for (const auto& v : *a)
-    out.emplace_back(api::as_string_view(&v));
   return out;
 }
 

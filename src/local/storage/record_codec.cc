@@ -45,34 +45,6 @@ bool cpu_has_sse42() {
 constexpr std::uint8_t kFormatVersion = 1;
 constexpr std::size_t kReadAhead = 1 << 20;
 
-void put_u32(std::string* out, std::uint32_t v) {
-  char b[4];
-  for (int i = 0; i < 4; ++i)
-    b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
-  out->append(b, 4);
-}
-
-void put_u64(std::string* out, std::uint64_t v) {
-  char b[8];
-  for (int i = 0; i < 8; ++i)
-    b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
-  out->append(b, 8);
-}
-
-std::uint32_t get_u32(const char* p) {
-  std::uint32_t v = 0;
-  for (int i = 3; i >= 0; --i)
-    v = (v << 8) | static_cast<std::uint8_t>(p[i]);
-  return v;
-}
-
-std::uint64_t get_u64(const char* p) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i)
-    v = (v << 8) | static_cast<std::uint8_t>(p[i]);
-  return v;
-}
-
 FrameCheck torn(std::string reason) {
   return {FrameCheck::Status::kTorn, 0, std::move(reason)};
 }
@@ -179,6 +151,10 @@ FrameCheck decode_frame(std::string_view bytes, Record* record) {
   const std::string_view payload = bytes.substr(kFrameHeaderBytes, payload_len);
   if (get_u32(h + 8) != crc32c(payload)) return torn("record checksum mismatch");
   return decode_payload(payload, record);
+}
+
+std::string errno_text() {
+  return std::strerror(errno);
 }
 
 kcm::Result<void> read_exact(int fd, std::uint64_t offset, char* out, std::size_t n) {

@@ -57,6 +57,33 @@ inline constexpr std::size_t kPayloadFixedBytes = 22;
 // more than this per record.
 inline constexpr std::size_t kMaxPayloadBytes = 64u << 20;
 
+// The little-endian integers of frames and snapshot headers: put_* appends to
+// *out, get_* reads from `p`, which must hold 4 (8) bytes.
+inline void put_u32(std::string* out, std::uint32_t v) {
+  char b[4];
+  for (int i = 0; i < 4; ++i)
+    b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  out->append(b, 4);
+}
+inline void put_u64(std::string* out, std::uint64_t v) {
+  char b[8];
+  for (int i = 0; i < 8; ++i)
+    b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  out->append(b, 8);
+}
+inline std::uint32_t get_u32(const char* p) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i)
+    v = (v << 8) | static_cast<std::uint8_t>(p[i]);
+  return v;
+}
+inline std::uint64_t get_u64(const char* p) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | static_cast<std::uint8_t>(p[i]);
+  return v;
+}
+
 // CRC-32C (Castagnoli) of `bytes`: with the CPU's crc32 instruction where
 // there is one (x86-64 with SSE4.2), else crc32c_portable.
 std::uint32_t crc32c(std::string_view bytes);
@@ -124,6 +151,12 @@ kcm::Result<std::optional<std::uint64_t>> find_valid_frame_after(int fd, std::ui
 
 // File helpers shared by the WAL and the snapshot file. Messages carry the errno text;
 // callers add the file name.
+
+// Bytes the WAL and the snapshot writer buffer before each write().
+inline constexpr std::size_t kWriteChunk = 1 << 20;
+
+// strerror(errno), for messages about the system call that just failed.
+std::string errno_text();
 
 // Reads exactly `n` bytes at `offset` (looping over short reads).
 kcm::Result<void> read_exact(int fd, std::uint64_t offset, char* out, std::size_t n);

@@ -14,37 +14,8 @@ namespace {
 constexpr std::string_view kMagic("KCMSNAP\0", 8);
 constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kHeaderBytes = 44;
-constexpr std::size_t kWriteChunk = 1 << 20;
 constexpr std::string_view kPrefix = "snapshot-";
 constexpr std::string_view kSuffix = ".snap";
-
-void put_u32(std::string* out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i)
-    out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-void put_u64(std::string* out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i)
-    out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-std::uint32_t get_u32(const char* p) {
-  std::uint32_t v = 0;
-  for (int i = 3; i >= 0; --i)
-    v = (v << 8) | static_cast<std::uint8_t>(p[i]);
-  return v;
-}
-
-std::uint64_t get_u64(const char* p) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i)
-    v = (v << 8) | static_cast<std::uint8_t>(p[i]);
-  return v;
-}
-
-std::string errno_text() {
-  return std::strerror(errno);
-}
 
 kcm::Result<void> write_body(int fd, std::uint64_t revision, std::uint64_t first_segment_after,
                              std::span<const RecordView> records) {

@@ -23,11 +23,6 @@ namespace {
 constexpr std::string_view kSegmentPrefix = "wal-";
 constexpr std::string_view kSegmentSuffix = ".log";
 constexpr std::string_view kSnapshotTempSuffix = ".snap.tmp";
-constexpr std::size_t kWriteChunk = 1 << 20;
-
-std::string errno_text() {
-  return std::strerror(errno);
-}
 
 std::optional<std::uint64_t> parse_hex16(std::string_view s) {
   if (s.size() != 16) return std::nullopt;

@@ -1,0 +1,26 @@
+// ASCII text helpers the REST client, transport and token sources share.
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace kcm::client {
+
+// `s` without leading and trailing ASCII whitespace (" \t\r\n\v\f").
+inline std::string trim_space(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n\v\f");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n\v\f");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// `s` with ASCII letters in lower case (other bytes unchanged).
+inline std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace kcm::client
