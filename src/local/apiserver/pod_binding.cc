@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "api/metadata_member.h"
 #include "local/apiserver/ids.h"
-#include "local/apiserver/metadata_fields.h"
 
 namespace kcm::local::apiserver {
 namespace {
@@ -16,12 +16,12 @@ api::Status binding_conflict(std::string_view pod, std::string_view err) {
 
 Result<void, api::Status> check_pod_binding(std::string_view ns, std::string_view name,
                                             const json::object& binding) {
-  const std::string body_ns = meta_string(binding, "namespace");
+  const std::string body_ns = api::metadata_string(binding, "namespace");
   if (!body_ns.empty() && body_ns != ns) {
     return fail(api::bad_request(
         "the namespace of the provided object does not match the namespace sent on the request"));
   }
-  if (meta_string(binding, "name") != name) {
+  if (api::metadata_string(binding, "name") != name) {
     return fail(api::bad_request("name in URL does not match name in Binding object"));
   }
   api::FieldErrors errs;
@@ -56,21 +56,21 @@ Result<void, api::Status> check_pod_binding(std::string_view ns, std::string_vie
 
 Result<json::object, api::Status> bind_pod(const json::object& pod, const json::object& binding,
                                            std::string_view now) {
-  const std::string name = meta_string(pod, "name");
+  const std::string name = api::metadata_string(pod, "name");
   // Preconditions carried by the Binding's metadata.
-  const std::string want_uid = meta_string(binding, "uid");
-  if (!want_uid.empty() && want_uid != meta_string(pod, "uid")) {
+  const std::string want_uid = api::metadata_string(binding, "uid");
+  if (!want_uid.empty() && want_uid != api::metadata_string(pod, "uid")) {
     return fail(api::conflict({"", "pods"}, name,
                               fmt::format("Precondition failed: UID in precondition: {}, UID in "
                                           "object meta: {}",
-                                          want_uid, meta_string(pod, "uid"))));
+                                          want_uid, api::metadata_string(pod, "uid"))));
   }
-  const std::string want_rv = meta_string(binding, "resourceVersion");
-  if (!want_rv.empty() && want_rv != meta_string(pod, "resourceVersion")) {
+  const std::string want_rv = api::metadata_string(binding, "resourceVersion");
+  if (!want_rv.empty() && want_rv != api::metadata_string(pod, "resourceVersion")) {
     return fail(api::conflict({"", "pods"}, name,
                               fmt::format("Precondition failed: ResourceVersion in precondition: "
                                           "{}, ResourceVersion in object meta: {}",
-                                          want_rv, meta_string(pod, "resourceVersion"))));
+                                          want_rv, api::metadata_string(pod, "resourceVersion"))));
   }
   const json::object* meta = api::find_object(pod, "metadata");
   if (meta != nullptr) {

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "api/base64.h"
+#include "api/metadata_member.h"
 #include "api/schema/canonical.h"
 #include "api/schema/registry.h"
 #include "local/apiserver/ids.h"
-#include "local/apiserver/metadata_fields.h"
 #include "local/apiserver/stored_codec.h"
 
 namespace kcm::local::apiserver {
@@ -392,7 +392,7 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   json::object& meta = metadata(obj);
   // Namespace: taken from the request; a different one in the body is refused.
   if (info.namespaced) {
-    const std::string body_ns = meta_string(obj, "namespace");
+    const std::string body_ns = api::metadata_string(obj, "namespace");
     if (!body_ns.empty() && body_ns != ns) {
       done(fail(api::bad_request(
           "the namespace of the provided object does not match the namespace sent on the "
@@ -412,8 +412,8 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   meta.erase("deletionTimestamp");
   meta.erase("deletionGracePeriodSeconds");
   meta.erase("generation");
-  const std::string generate_name = meta_string(obj, "generateName");
-  const bool generated = meta_string(obj, "name").empty() && !generate_name.empty();
+  const std::string generate_name = api::metadata_string(obj, "generateName");
+  const bool generated = api::metadata_string(obj, "name").empty() && !generate_name.empty();
   if (generated) {
     // Names are at most 63 characters with the 5-character suffix.
     metadata(obj)["name"] = generate_name.substr(0, 58) + generate_name_suffix();
@@ -426,7 +426,7 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   metadata(obj)["creationTimestamp"] = rfc3339_now();
   canonicalize(info, obj);
 
-  const std::string name = meta_string(obj, "name");
+  const std::string name = api::metadata_string(obj, "name");
   api::FieldErrors errs = validate_object_meta(info, obj);
   api::FieldErrors kind_errs = info.strategy->validate(obj);
   errs.insert(errs.end(), kind_errs.begin(), kind_errs.end());
@@ -452,7 +452,7 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   auto attempt = std::make_shared<std::function<void(int)>>();
   *attempt = [this, &info, ns = std::string(ns), shared, generated, generate_name, done,
               attempt](int tries_left) {
-    const std::string name = meta_string(*shared, "name");
+    const std::string name = api::metadata_string(*shared, "name");
     storage::Store::Write write;
     write.resource = resource_id(info);
     write.key = key_for(info, ns, name);
@@ -496,7 +496,7 @@ struct RestStore::UpdateContext {
 void RestStore::update(const ResourceInfo& info, std::string_view ns, std::string_view name,
                        Subresource sub, json::object obj, const WriteOptions& options,
                        WriteDone done) {
-  const std::string body_name = meta_string(obj, "name");
+  const std::string body_name = api::metadata_string(obj, "name");
   if (!body_name.empty() && body_name != name) {
     done(fail(api::bad_request(fmt::format(
         "the name of the object ({}) does not match the name on the URL ({})", body_name, name))));
@@ -542,7 +542,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
 
   // Namespace must match the request (BeforeUpdate).
   if (info.namespaced) {
-    const std::string body_ns = meta_string(obj, "namespace");
+    const std::string body_ns = api::metadata_string(obj, "namespace");
     if (!body_ns.empty() && body_ns != ctx->ns) {
       ctx->done(fail(api::bad_request(
           "the namespace of the provided object does not match the namespace sent on the "
@@ -554,8 +554,8 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
     meta.erase("namespace");
   }
   // A resourceVersion in the new object is a precondition.
-  const std::string requested_rv = meta_string(obj, "resourceVersion");
-  if (!requested_rv.empty() && requested_rv != meta_string(old, "resourceVersion")) {
+  const std::string requested_rv = api::metadata_string(obj, "resourceVersion");
+  if (!requested_rv.empty() && requested_rv != api::metadata_string(old, "resourceVersion")) {
     ctx->done(fail(api::conflict(info.group_resource(), ctx->name, api::kObjectModified)));
     return;
   }
@@ -583,7 +583,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
       break;
   }
   json::object& meta2 = metadata(obj);
-  if (meta_string(obj, "uid").empty()) meta2["uid"] = meta_string(old, "uid");
+  if (api::metadata_string(obj, "uid").empty()) meta2["uid"] = api::metadata_string(old, "uid");
   if (const json::value* ct = old_meta.if_contains("creationTimestamp")) {
     meta2["creationTimestamp"] = *ct;
   }
@@ -593,7 +593,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
     meta2["deletionGracePeriodSeconds"] = *g;
 
   // Unconditional updates are based on the current object.
-  metadata(obj)["resourceVersion"] = meta_string(old, "resourceVersion");
+  metadata(obj)["resourceVersion"] = api::metadata_string(old, "resourceVersion");
   canonicalize(info, obj);
 
   api::FieldErrors errs = validate_object_meta(info, obj);
@@ -665,8 +665,8 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
 void RestStore::commit_delete(const ResourceInfo& info, const std::string& key,
                               std::uint64_t expected_revision, json::object final_state,
                               bool dry_run, WriteDone done) {
-  const std::string name = meta_string(final_state, "name");
-  const std::string uid = meta_string(final_state, "uid");
+  const std::string name = api::metadata_string(final_state, "name");
+  const std::string uid = api::metadata_string(final_state, "uid");
   auto respond = [&info, name, uid](storage::ObjectPtr object) {
     WriteResult result{200, std::move(object), std::nullopt};
     if (!info.delete_returns_object) result.body = success_status(info, name, uid);
@@ -706,8 +706,8 @@ void RestStore::remove(const ResourceInfo& info, std::string_view ns, std::strin
     return;
   }
   json::object obj = load(info, *current);
-  const std::string uid = meta_string(obj, "uid");
-  const std::string rv = meta_string(obj, "resourceVersion");
+  const std::string uid = api::metadata_string(obj, "uid");
+  const std::string rv = api::metadata_string(obj, "resourceVersion");
   if (options.precondition_uid && *options.precondition_uid != uid) {
     done(fail(api::conflict(
         info.group_resource(), name,
@@ -840,7 +840,7 @@ void RestStore::remove_when_visible(const ResourceInfo& info, std::string ns, st
 void RestStore::remove_namespace(const ResourceInfo& info, json::object obj,
                                  const storage::StoredObject& current, const DeleteOptions& options,
                                  WriteDone done) {
-  const std::string name = meta_string(obj, "name");
+  const std::string name = api::metadata_string(obj, "name");
   if (name == "default" || name == "kube-system" || name == "kube-public") {
     done(fail(api::forbidden(info.group_resource(), name, "this namespace may not be deleted")));
     return;

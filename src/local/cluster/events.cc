@@ -2,26 +2,26 @@
 
 #include <fmt/format.h>
 
+#include "api/metadata_member.h"
 #include "local/cluster/node_objects.h"
-#include "local/cluster/object_fields.h"
 
 namespace kcm::local::cluster {
 namespace {
 
 json::object pod_reference(const json::object& pod) {
   return json::object{{"kind", "Pod"},
-                      {"namespace", meta(pod, "namespace")},
-                      {"name", meta(pod, "name")},
-                      {"uid", meta(pod, "uid")},
+                      {"namespace", api::metadata_string(pod, "namespace")},
+                      {"name", api::metadata_string(pod, "name")},
+                      {"uid", api::metadata_string(pod, "uid")},
                       {"apiVersion", "v1"},
-                      {"resourceVersion", meta(pod, "resourceVersion")}};
+                      {"resourceVersion", api::metadata_string(pod, "resourceVersion")}};
 }
 
 // "<object>.<unix nanoseconds in hex>", as client-go's recorders name events.
 std::string event_name(const json::object& pod, std::chrono::system_clock::time_point now) {
   const auto nanos =
       std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
-  return fmt::format("{}.{:x}", meta(pod, "name"), nanos);
+  return fmt::format("{}.{:x}", api::metadata_string(pod, "name"), nanos);
 }
 
 }  // namespace
@@ -32,8 +32,8 @@ json::object scheduler_event(const json::object& pod, const EventSpec& spec,
   return json::object{
       {"apiVersion", "events.k8s.io/v1"},
       {"kind", "Event"},
-      {"metadata",
-       json::object{{"name", event_name(pod, now)}, {"namespace", meta(pod, "namespace")}}},
+      {"metadata", json::object{{"name", event_name(pod, now)},
+                                {"namespace", api::metadata_string(pod, "namespace")}}},
       {"eventTime", format_micro_time(now)},
       {"reportingController", "default-scheduler"},
       {"reportingInstance", reporting_instance},
@@ -53,8 +53,8 @@ json::object kubelet_event(const json::object& pod, std::string_view node, const
   return json::object{
       {"apiVersion", "v1"},
       {"kind", "Event"},
-      {"metadata",
-       json::object{{"name", event_name(pod, now)}, {"namespace", meta(pod, "namespace")}}},
+      {"metadata", json::object{{"name", event_name(pod, now)},
+                                {"namespace", api::metadata_string(pod, "namespace")}}},
       {"involvedObject", std::move(involved)},
       {"reason", spec.reason},
       {"message", spec.message},
@@ -89,7 +89,7 @@ void EventRecorder::record(bool core, const json::object& pod, std::string_view 
   const auto now = spec.when == std::chrono::system_clock::time_point{}
                        ? std::chrono::system_clock::now()
                        : spec.when;
-  const std::string uid = meta(pod, "uid");
+  const std::string uid = api::metadata_string(pod, "uid");
   const std::string key = spec.reason + "\n" + spec.message + "\n" + spec.field_path;
   auto& per_object = recorded_[uid];
   const Kind kind = core ? Kind::kCoreEvents : Kind::kEvents;
@@ -115,8 +115,10 @@ void EventRecorder::record(bool core, const json::object& pod, std::string_view 
   }
   json::object event = core ? kubelet_event(pod, node, spec, now)
                             : scheduler_event(pod, spec, scheduler_instance_, now);
-  per_object.emplace(key, Recorded{meta(pod, "namespace"), meta(event, "name"), 1});
-  api_.create(kind, meta(pod, "namespace"), std::move(event), [](const ApiAccess::Outcome&) {});
+  per_object.emplace(key, Recorded{api::metadata_string(pod, "namespace"),
+                                   api::metadata_string(event, "name"), 1});
+  api_.create(kind, api::metadata_string(pod, "namespace"), std::move(event),
+              [](const ApiAccess::Outcome&) {});
 }
 
 }  // namespace kcm::local::cluster

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "api/duration.h"
+#include "api/metadata_member.h"
 #include "api/time.h"
 #include "local/apiserver/ids.h"
 #include "local/cluster/fake_ids.h"
@@ -163,7 +164,7 @@ void Kubelet::register_node(NodeState& n, std::function<void(Result<void>)> done
       done(fail(fmt::format("cannot register node {}: {}", n.node.name, r.error().message)));
       return;
     }
-    n.uid = meta(r->object(), "uid");
+    n.uid = api::metadata_string(r->object(), "uid");
     const auto now = Clock::now();
     if (api_.get(Kind::kLeases, kNodeLeaseNamespace, n.node.name)) {
       renew_lease(n);
@@ -226,7 +227,7 @@ void Kubelet::renew_lease(NodeState& n) {
         // The lease was deleted (e.g. with its Node): recreate it while the Node exists.
         auto node = api_.get(Kind::kNodes, "", n.node.name);
         if (!node) return;
-        n.uid = meta(*node, "uid");
+        n.uid = api::metadata_string(*node, "uid");
         api_.create(
             Kind::kLeases, kNodeLeaseNamespace,
             build_node_lease(n.node.name, n.uid, options_.lease_duration_seconds, Clock::now()),
@@ -255,8 +256,9 @@ void Kubelet::post_node_status(NodeState& n) {
 // --- pods ----------------------------------------------------------------------
 
 void Kubelet::on_pod(ApiAccess::EventType type, json::object pod) {
-  const std::string key = meta(pod, "namespace") + "/" + meta(pod, "name");
-  const std::string uid = meta(pod, "uid");
+  const std::string key =
+      api::metadata_string(pod, "namespace") + "/" + api::metadata_string(pod, "name");
+  const std::string uid = api::metadata_string(pod, "uid");
   auto it = pods_.find(key);
   if (type == ApiAccess::EventType::kDeleted) {
     if (it != pods_.end() && it->second.uid == uid) {
@@ -516,8 +518,8 @@ void Kubelet::crash(PodState& s) {
   const auto now = Clock::now();
   const bool never = restart_policy(s.pod) == "Never";
   const auto backoff = crash_backoff(crash_initial_backoff(s.pod), s.crashes);
-  const std::string pod_ref =
-      fmt::format("{}_{}({})", meta(s.pod, "name"), meta(s.pod, "namespace"), s.uid);
+  const std::string pod_ref = fmt::format("{}_{}({})", api::metadata_string(s.pod, "name"),
+                                          api::metadata_string(s.pod, "namespace"), s.uid);
   for (auto& c : s.runtime.containers) {
     if (c.state != State::kRunning) continue;
     TerminatedState exit{1, "Error", c.started_at, now, c.container_id};
@@ -611,7 +613,8 @@ void Kubelet::terminate(PodState& s) {
     apiserver::DeleteOptions options;
     options.grace_period_seconds = 0;
     options.precondition_uid = s.uid;
-    api_.remove(Kind::kPods, meta(s.pod, "namespace"), meta(s.pod, "name"), options,
+    api_.remove(Kind::kPods, api::metadata_string(s.pod, "namespace"),
+                api::metadata_string(s.pod, "name"), options,
                 [key = s.key](const ApiAccess::Outcome& r) {
                   if (!r) log_error("delete pod " + key, r.error());
                 });
@@ -639,8 +642,9 @@ void Kubelet::send_status(const std::string& key, const std::string& uid,
   api_.update_status(
       Kind::kPods, key.substr(0, slash), key.substr(slash + 1),
       [latest, uid](const json::object& current) -> Result<json::object, api::Status> {
-        if (meta(current, "uid") != uid) {
-          return fail(api::conflict({"", "pods"}, meta(current, "name"), "the pod was replaced"));
+        if (api::metadata_string(current, "uid") != uid) {
+          return fail(api::conflict({"", "pods"}, api::metadata_string(current, "name"),
+                                    "the pod was replaced"));
         }
         const std::lock_guard lock(latest->mu);
         json::object next = current;

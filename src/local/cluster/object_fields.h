@@ -1,5 +1,5 @@
-// Reads of API object fields that the cluster's kubelet, scheduler and event
-// recorder share; absent or mistyped fields read as empty.
+// Reads of a pod's status and deletion that the cluster's kubelet and scheduler
+// share; absent or mistyped fields read as empty.
 #pragma once
 
 #include <string>
@@ -10,12 +10,6 @@
 namespace kcm::local::cluster {
 
 namespace json = boost::json;
-
-// metadata.<key> of any object as a string ("" when absent).
-inline std::string meta(const json::object& obj, std::string_view key) {
-  const json::object* m = api::find_object(obj, "metadata");
-  return m ? std::string(api::find_string(*m, key).value_or("")) : std::string();
-}
 
 // status.phase of a pod ("" when absent).
 inline std::string phase_of(const json::object& pod) {

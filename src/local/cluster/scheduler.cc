@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "api/metadata_member.h"
 #include "local/cluster/node_objects.h"
 #include "local/cluster/object_fields.h"
 
@@ -18,7 +19,7 @@ constexpr auto kUnschedulableFlush = std::chrono::minutes(5);
 constexpr std::size_t kNoteLengthLimit = 1024;
 
 std::string key_of(const json::object& obj) {
-  return meta(obj, "namespace") + "/" + meta(obj, "name");
+  return api::metadata_string(obj, "namespace") + "/" + api::metadata_string(obj, "name");
 }
 
 const json::object& spec_of(const json::object& pod) {
@@ -99,7 +100,7 @@ Scheduler::Scheduler(Loop& loop, ApiAccess& api, EventRecorder& events)
     : loop_(loop), api_(api), events_(events) {}
 
 void Scheduler::on_node(ApiAccess::EventType type, const json::object& node) {
-  const std::string name = meta(node, "name");
+  const std::string name = api::metadata_string(node, "name");
   if (type == ApiAccess::EventType::kDeleted) {
     nodes_.erase(name);
   } else {
@@ -116,7 +117,7 @@ void Scheduler::on_node(ApiAccess::EventType type, const json::object& node) {
 void Scheduler::on_pod(ApiAccess::EventType type, const json::object& pod) {
   const std::string key = key_of(pod);
   if (type == ApiAccess::EventType::kDeleted) {
-    events_.forget(meta(pod, "uid"));
+    events_.forget(api::metadata_string(pod, "uid"));
     pending_.erase(key);
     if (unassign(key)) cluster_changed();
     return;
@@ -129,7 +130,7 @@ void Scheduler::on_pod(ApiAccess::EventType type, const json::object& pod) {
       if (unassign(key)) cluster_changed();
       return;
     }
-    assign(key, Assigned{node, meta(pod, "uid"), PodFacts::from(pod)});
+    assign(key, Assigned{node, api::metadata_string(pod, "uid"), PodFacts::from(pod)});
     return;
   }
   unassign(key);
@@ -137,7 +138,7 @@ void Scheduler::on_pod(ApiAccess::EventType type, const json::object& pod) {
     pending_.erase(key);
     return;
   }
-  const std::string uid = meta(pod, "uid");
+  const std::string uid = api::metadata_string(pod, "uid");
   auto it = pending_.find(key);
   if (it == pending_.end() || it->second.uid != uid) {
     Pending p;
@@ -219,8 +220,8 @@ void Scheduler::run() {
   std::sort(due.begin(), due.end(), [](const auto& a, const auto& b) {
     const std::int64_t pa = priority_of(a.second->pod), pb = priority_of(b.second->pod);
     if (pa != pb) return pa > pb;
-    const std::string ca = meta(a.second->pod, "creationTimestamp");
-    const std::string cb = meta(b.second->pod, "creationTimestamp");
+    const std::string ca = api::metadata_string(a.second->pod, "creationTimestamp");
+    const std::string cb = api::metadata_string(b.second->pod, "creationTimestamp");
     if (ca != cb) return ca < cb;
     return a.first < b.first;
   });
@@ -252,16 +253,16 @@ void Scheduler::bind(const std::string& key, Pending& p, const std::string& node
   json::object binding{
       {"apiVersion", "v1"},
       {"kind", "Binding"},
-      {"metadata",
-       json::object{
-           {"name", meta(p.pod, "name")}, {"namespace", meta(p.pod, "namespace")}, {"uid", p.uid}}},
+      {"metadata", json::object{{"name", api::metadata_string(p.pod, "name")},
+                                {"namespace", api::metadata_string(p.pod, "namespace")},
+                                {"uid", p.uid}}},
       {"target", json::object{{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}},
   };
   const std::string uid = p.uid;
   // The event carries the binding's time: the kubelet may report before the answer arrives.
   const auto when = std::chrono::system_clock::now();
-  api_.bind(meta(p.pod, "namespace"), meta(p.pod, "name"), std::move(binding),
-            [this, key, uid, node, when, pod = p.pod](ApiAccess::Outcome r) {
+  api_.bind(api::metadata_string(p.pod, "namespace"), api::metadata_string(p.pod, "name"),
+            std::move(binding), [this, key, uid, node, when, pod = p.pod](ApiAccess::Outcome r) {
               auto it = pending_.find(key);
               if (r) {
                 // The watch may have shown the bound pod already; the pod as of
@@ -300,10 +301,11 @@ void Scheduler::unschedulable(Pending& p, const std::string& message) {
   const std::string uid = p.uid;
   const std::string now = format_time(std::chrono::system_clock::now());
   api_.update_status(
-      Kind::kPods, meta(p.pod, "namespace"), meta(p.pod, "name"),
+      Kind::kPods, api::metadata_string(p.pod, "namespace"), api::metadata_string(p.pod, "name"),
       [uid, message, now](const json::object& current) -> Result<json::object, api::Status> {
-        if (meta(current, "uid") != uid) {
-          return fail(api::conflict({"", "pods"}, meta(current, "name"), "the pod was replaced"));
+        if (api::metadata_string(current, "uid") != uid) {
+          return fail(api::conflict({"", "pods"}, api::metadata_string(current, "name"),
+                                    "the pod was replaced"));
         }
         json::object next = current;
         json::object& status = api::ensure_object(next, "status");
