@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "api/field_error.h"
-#include "app/hex_digit.h"
+#include "app/url_unescape.h"
 #include "log/log.h"
 
 namespace kcm::app {
@@ -13,27 +13,6 @@ namespace kcm::app {
 using api::go_quote;
 
 namespace {
-
-// url.QueryUnescape: '+' is a space; '%' needs two hex digits.
-std::optional<std::string> query_unescape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out.push_back(' ');
-    } else if (s[i] == '%') {
-      if (i + 2 >= s.size()) return std::nullopt;
-      const int hi = hex_value(s[i + 1]);
-      const int lo = hex_value(s[i + 2]);
-      if (hi < 0 || lo < 0) return std::nullopt;
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
 
 std::string format_quoted(const std::vector<std::string>& names) {
   std::string out;
@@ -74,9 +53,9 @@ std::optional<std::vector<std::string>> query_values(std::string_view raw_query,
     const std::string_view raw_key = pair.substr(0, eq);
     const std::string_view raw_value =
         eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
-    const auto k = query_unescape(raw_key);
+    const auto k = url_unescape(raw_key, /*plus_is_space=*/true);
     if (!k) continue;
-    const auto v = query_unescape(raw_value);
+    const auto v = url_unescape(raw_value, /*plus_is_space=*/true);
     if (!v) continue;
     if (*k != key) continue;
     if (!found) found.emplace();

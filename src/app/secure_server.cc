@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "api/duration.h"
-#include "app/hex_digit.h"
+#include "app/url_unescape.h"
 #include "log/log.h"
 #include "metrics/registry.h"
 #include "metrics/text_format.h"
@@ -108,25 +108,6 @@ std::string http_date() {
                 tm.tm_mday, kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
                 tm.tm_sec);
   return buf;
-}
-
-// url.PathUnescape; nullopt for a bad escape.
-std::optional<std::string> path_unescape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out.push_back(s[i]);
-      continue;
-    }
-    if (i + 2 >= s.size()) return std::nullopt;
-    const int hi = hex_value(s[i + 1]);
-    const int lo = hex_value(s[i + 2]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<char>(hi * 16 + lo));
-    i += 2;
-  }
-  return out;
 }
 
 struct Answer {
@@ -365,7 +346,7 @@ Answer SecureServer::Impl::route(const Request& req) const {
   const std::string_view raw_path = target.substr(0, q);
   const std::string_view raw_query =
       q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
-  const auto path = path_unescape(raw_path);
+  const auto path = url_unescape(raw_path, /*plus_is_space=*/false);
   if (!path) return text_error(400, "400 Bad Request");
 
   if (*path == "/metrics") {
