@@ -4,6 +4,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <zlib.h>
 
 #include <atomic>
@@ -11,7 +12,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include "client/ascii_text.h"
+#include "client/blocking_socket.h"
 
 namespace kcm::client {
 
@@ -189,13 +190,16 @@ std::string describe_error(const boost::system::error_code& ec) {
   return ascii_lower(ec.message());
 }
 
-// A keep-alive connection and its own io_context: every operation runs as an
-// async operation on it so that deadlines and cross-thread cancellation work.
+// A keep-alive connection. Connecting and the TLS handshake run as Asio
+// operations on its own io_context, with the deadline; requests and responses
+// then block on the socket (see BlockingSocket), and a watch is cancelled from
+// another thread by shutting the socket down.
 struct Connection {
   asio::io_context ioc;
   tcp::socket socket{ioc};
+  BlockingSocket plain{socket};
   std::shared_ptr<asio::ssl::context> context;  // the TLS settings it was made with
-  std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls;
+  std::unique_ptr<asio::ssl::stream<BlockingSocket>> tls;
   beast::flat_buffer buffer;
   VerifyFailure verify;
   std::atomic<bool> cancelled{false};
@@ -203,6 +207,10 @@ struct Connection {
   void close() {
     boost::system::error_code ignored;
     socket.close(ignored);
+  }
+  void set_deadline(const Deadline& deadline) {
+    plain.set_deadline(deadline);
+    if (tls) tls->next_layer().set_deadline(deadline);
   }
   // Whether an idle connection was closed (or written to) by the server.
   bool looks_stale() {
@@ -241,7 +249,7 @@ boost::system::error_code run(Connection& c, const Deadline& deadline, Start&& s
 template <class F>
 auto with_stream(Connection& c, F&& f) {
   if (c.tls) return f(*c.tls);
-  return f(c.socket);
+  return f(c.plain);
 }
 
 class StreamImpl;
@@ -433,8 +441,8 @@ class TransportImpl final : public Transport {
     boost::system::error_code ignored;
     c->socket.set_option(tcp::no_delay(true), ignored);
     ++opened_;
-    if (!ctx) return c;
-    c->tls = std::make_unique<asio::ssl::stream<tcp::socket&>>(c->socket, *ctx);
+    if (!ctx) return blocking(std::move(c));
+    c->tls = std::make_unique<asio::ssl::stream<BlockingSocket>>(c->plain, *ctx);
     SSL* ssl = c->tls->native_handle();
     if (!server_name_is_ip_) SSL_set_tlsext_host_name(ssl, server_name_.c_str());
     if (!insecure_) {
@@ -464,6 +472,12 @@ class TransportImpl final : public Transport {
       }
       return fail("remote error: " + describe_error(ec));
     }
+    return blocking(std::move(c));
+  }
+
+  // The connection, switched to blocking reads and writes for its requests.
+  static Result<std::unique_ptr<Connection>> blocking(std::unique_ptr<Connection> c) {
+    if (auto ec = c->plain.make_blocking()) return fail("set blocking: " + describe_error(ec));
     return c;
   }
 
@@ -486,19 +500,15 @@ class TransportImpl final : public Transport {
         if (!fresh) return fail(error_prefix(request) + fresh.error());
         c = std::move(*fresh);
       }
-      auto ec = run(*c, deadline, [&](auto handler) {
-        with_stream(*c, [&](auto& s) { http::async_write(s, req, handler); });
-      });
+      c->set_deadline(deadline);
+      boost::system::error_code ec;
+      with_stream(*c, [&](auto& s) { http::write(s, req, ec); });
       const bool write_failed = static_cast<bool>(ec);
       http::response_parser<http::string_body> parser;
       parser.body_limit(boost::none);
       parser.header_limit(1 << 20);
       if (request.method == "HEAD") parser.skip(true);
-      if (!ec) {
-        ec = run(*c, deadline, [&](auto handler) {
-          with_stream(*c, [&](auto& s) { http::async_read(s, c->buffer, parser, handler); });
-        });
-      }
+      if (!ec) with_stream(*c, [&](auto& s) { http::read(s, c->buffer, parser, ec); });
       if (ec) {
         const bool nothing_received = write_failed || !parser.got_some();
         if (reused && nothing_received && idempotent(request.method) &&
@@ -580,8 +590,8 @@ class StreamImpl final : public ResponseStream {
 
   void cancel() override {
     if (c_->cancelled.exchange(true)) return;
-    Connection* c = c_.get();
-    asio::post(c->ioc, [c] { c->close(); });
+    // Ends a read blocked in the kernel; the socket is closed with the stream.
+    ::shutdown(c_->socket.native_handle(), SHUT_RDWR);
   }
 
   Result<std::optional<std::string>> read() override {
@@ -591,9 +601,8 @@ class StreamImpl final : public ResponseStream {
       if (parser_->is_done()) return std::optional<std::string>();
       parser_->get().body().data = chunk;
       parser_->get().body().size = sizeof chunk;
-      auto ec = run(*c_, std::nullopt, [&](auto handler) {
-        with_stream(*c_, [&](auto& s) { http::async_read_some(s, c_->buffer, *parser_, handler); });
-      });
+      boost::system::error_code ec;
+      with_stream(*c_, [&](auto& s) { http::read_some(s, c_->buffer, *parser_, ec); });
       if (ec == http::error::need_buffer) ec = {};
       if (c_->cancelled.load()) return fail("the watch was stopped");
       if (ec) return fail(describe_error(ec));
@@ -627,17 +636,14 @@ Result<std::unique_ptr<ResponseStream>> TransportImpl::stream(const HttpRequest&
   auto dialed = dial(deadline, *ctx);
   if (!dialed) return fail(error_prefix(request) + dialed.error());
   auto c = std::move(*dialed);
-  auto ec = run(*c, deadline, [&](auto handler) {
-    with_stream(*c, [&](auto& s) { http::async_write(s, req, handler); });
-  });
+  c->set_deadline(deadline);
+  boost::system::error_code ec;
+  with_stream(*c, [&](auto& s) { http::write(s, req, ec); });
   auto parser = std::make_unique<http::response_parser<http::buffer_body>>();
   parser->body_limit(boost::none);
   parser->header_limit(1 << 20);
-  if (!ec) {
-    ec = run(*c, deadline, [&](auto handler) {
-      with_stream(*c, [&](auto& s) { http::async_read_header(s, c->buffer, *parser, handler); });
-    });
-  }
+  if (!ec) with_stream(*c, [&](auto& s) { http::read_header(s, c->buffer, *parser, ec); });
+  c->set_deadline(std::nullopt);  // the body is read for as long as the stream lives
   if (ec == asio::error::timed_out) {
     return fail(error_prefix(request) +
                 "context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
