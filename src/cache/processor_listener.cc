@@ -30,11 +30,14 @@ void ProcessorListener::add(Notification n) {
       },
       n);
   if (!wanted) return;
-  std::lock_guard lock(mu_);
-  if (auto* a = std::get_if<AddNotification>(&n); a != nullptr && a->is_in_initial_list) {
-    ++initial_pending_;
+  {
+    std::lock_guard lock(mu_);
+    if (auto* a = std::get_if<AddNotification>(&n); a != nullptr && a->is_in_initial_list) {
+      ++initial_pending_;
+    }
+    pending_.push_back(std::move(n));
   }
-  pending_.push_back(std::move(n));
+  // After the unlock, so that the woken thread does not block on the mutex.
   cv_.notify_one();
 }
 

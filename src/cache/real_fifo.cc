@@ -21,27 +21,27 @@ std::string_view to_string(DeltaType type) {
   return "";
 }
 
-void RealFifo::push_locked(DeltaType type, DeletedObject obj) {
-  items_.push_back(Delta{type, std::move(obj)});
+void RealFifo::push(DeltaType type, DeletedObject obj) {
+  {
+    std::lock_guard lock(mu_);
+    populated_ = true;
+    items_.push_back(Delta{type, std::move(obj)});
+  }
+  // Woken after the unlock: a pop() woken under the lock would only block
+  // again on the mutex (a futex wait and wake more for every delta).
   cv_.notify_all();
 }
 
 void RealFifo::add(ObjectPtr obj) {
-  std::lock_guard lock(mu_);
-  populated_ = true;
-  push_locked(DeltaType::kAdded, std::move(obj));
+  push(DeltaType::kAdded, std::move(obj));
 }
 
 void RealFifo::update(ObjectPtr obj) {
-  std::lock_guard lock(mu_);
-  populated_ = true;
-  push_locked(DeltaType::kUpdated, std::move(obj));
+  push(DeltaType::kUpdated, std::move(obj));
 }
 
 void RealFifo::remove(ObjectPtr obj) {
-  std::lock_guard lock(mu_);
-  populated_ = true;
-  push_locked(DeltaType::kDeleted, std::move(obj));
+  push(DeltaType::kDeleted, std::move(obj));
 }
 
 void RealFifo::replace(std::vector<ObjectPtr> objects, const std::string& /*resource_version*/) {

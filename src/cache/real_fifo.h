@@ -45,7 +45,7 @@ class RealFifo : public ReflectorStore {
   std::size_t size() const;
 
  private:
-  void push_locked(DeltaType type, DeletedObject obj);
+  void push(DeltaType type, DeletedObject obj);
   bool has_synced_locked() const { return populated_ && initial_population_count_ == 0; }
 
   const KnownObjects& known_;
