@@ -34,6 +34,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/bench_flags.h"
 #include "bench/https_client.h"
 #include "bench/kcm_local_process.h"
 
@@ -1388,22 +1389,12 @@ int run(int argc, char** argv) {
     quick(o_updates, config.watch_updates, 50);
     quick(o_wpods, config.watch_pods, 10);
   }
-  if (config.kcm_local.empty()) {
-    std::error_code ec;
-    config.kcm_local =
-        (fs::read_symlink("/proc/self/exe", ec).parent_path() / "kcm-local").string();
-  }
-  if (::access(config.kcm_local.c_str(), X_OK) != 0) {
-    std::fprintf(stderr, "apiserver_bench: kcm-local not found at %s (use --kcm-local)\n",
-                 config.kcm_local.c_str());
+  if (config.kcm_local.empty()) config.kcm_local = beside_this_benchmark("kcm-local");
+  if (auto found = require_executable("kcm-local", config.kcm_local); !found) {
+    std::fprintf(stderr, "apiserver_bench: %s\n", found.error().c_str());
     return 2;
   }
-  if (config.tmp_dir.empty()) {
-    const char* t = std::getenv("TMPDIR");
-    config.tmp_dir = (t != nullptr && *t != '\0') ? t : "/tmp";
-  }
-  config.tmp_dir =
-      (fs::path(config.tmp_dir) / ("kcm-apiserver-bench-" + std::to_string(::getpid()))).string();
+  config.tmp_dir = run_directory(config.tmp_dir, "kcm-apiserver-bench");
   auto pods = PodFactory::make(config.pod_json);
   if (!pods) {
     std::fprintf(stderr, "apiserver_bench: %s\n", pods.error().c_str());

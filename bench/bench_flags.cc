@@ -43,21 +43,33 @@ void add_common_flags(CLI::App& app, CommonFlags& flags) {
 }
 
 Result<void> resolve_common_flags(CommonFlags& flags, const std::string& name) {
-  std::error_code ec;
-  const fs::path here = fs::read_symlink("/proc/self/exe", ec).parent_path();
-  if (flags.kcm_local.empty()) flags.kcm_local = (here / "kcm-local").string();
-  if (flags.kcm.empty()) flags.kcm = (here / "kcm").string();
-  for (const auto& [what, path] : {std::pair{"kcm-local", flags.kcm_local}, {"kcm", flags.kcm}}) {
-    if (::access(path.c_str(), X_OK) != 0) {
-      return fail(std::string(what) + " not found at " + path + " (use --" + what + ")");
-    }
-  }
-  if (flags.tmp_dir.empty()) {
-    const char* t = std::getenv("TMPDIR");
-    flags.tmp_dir = (t != nullptr && *t != '\0') ? t : "/tmp";
-  }
-  flags.tmp_dir = (fs::path(flags.tmp_dir) / (name + "-" + std::to_string(::getpid()))).string();
+  if (flags.kcm_local.empty()) flags.kcm_local = beside_this_benchmark("kcm-local");
+  if (flags.kcm.empty()) flags.kcm = beside_this_benchmark("kcm");
+  if (auto r = require_executable("kcm-local", flags.kcm_local); !r) return r;
+  if (auto r = require_executable("kcm", flags.kcm); !r) return r;
+  flags.tmp_dir = run_directory(flags.tmp_dir, name);
   return {};
+}
+
+std::string beside_this_benchmark(const std::string& name) {
+  std::error_code ec;
+  return (fs::read_symlink("/proc/self/exe", ec).parent_path() / name).string();
+}
+
+Result<void> require_executable(const std::string& what, const std::string& path) {
+  if (::access(path.c_str(), X_OK) != 0) {
+    return fail(what + " not found at " + path + " (use --" + what + ")");
+  }
+  return {};
+}
+
+std::string run_directory(const std::string& tmp_dir, const std::string& name) {
+  std::string base = tmp_dir;
+  if (base.empty()) {
+    const char* t = std::getenv("TMPDIR");
+    base = (t != nullptr && *t != '\0') ? t : "/tmp";
+  }
+  return (fs::path(base) / (name + "-" + std::to_string(::getpid()))).string();
 }
 
 }  // namespace kcm::bench

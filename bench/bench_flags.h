@@ -33,4 +33,11 @@ void add_common_flags(CLI::App& app, CommonFlags& flags);
 // the per-run directory ("<tmp>/<name>-<pid>").
 Result<void> resolve_common_flags(CommonFlags& flags, const std::string& name);
 
+// The executable `name` in this benchmark's directory (the flags' default).
+std::string beside_this_benchmark(const std::string& name);
+// An error naming the flag to use when `path` is not an executable.
+Result<void> require_executable(const std::string& what, const std::string& path);
+// "<tmp_dir or $TMPDIR or /tmp>/<name>-<pid>": a run's own data directory.
+std::string run_directory(const std::string& tmp_dir, const std::string& name);
+
 }  // namespace kcm::bench

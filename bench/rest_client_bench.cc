@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_flags.h"
 #include "bench/kcm_local_process.h"
 #include "client/clientset.h"
 
@@ -38,17 +39,11 @@ struct Config {
   std::string tmp_dir;
 };
 
-struct Usage {
-  double cpu_s = 0;
-  long voluntary_switches = 0;
-};
-
-Usage own_usage() {
+// Voluntary context switches of this process so far (waits in the kernel).
+long own_voluntary_switches() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return {static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-              static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6,
-          u.ru_nvcsw};
+  return u.ru_nvcsw;
 }
 
 // kcm-local's CPU seconds so far; NaN (printed as such) when /proc can't tell.
@@ -79,7 +74,8 @@ PhaseResult run_phase(const std::string& name, const Config& config, const KcmLo
                       Call&& call) {
   std::atomic<int> next{0};
   std::atomic<int> failures{0};
-  const Usage before = own_usage();
+  const double cpu_before = own_cpu_seconds();
+  const long switches_before = own_voluntary_switches();
   const double server_before = server_cpu(server);
   const auto start = Clock::now();
   std::vector<std::jthread> workers;
@@ -96,17 +92,15 @@ PhaseResult run_phase(const std::string& name, const Config& config, const KcmLo
   r.requests = config.requests;
   r.failures = failures.load();
   r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
-  const Usage after = own_usage();
-  r.client_cpu_s = after.cpu_s - before.cpu_s;
-  r.client_switches = after.voluntary_switches - before.voluntary_switches;
+  r.client_cpu_s = own_cpu_seconds() - cpu_before;
+  r.client_switches = own_voluntary_switches() - switches_before;
   r.server_cpu_s = server_cpu(server) - server_before;
   return r;
 }
 
 int run(const Config& config) {
   std::error_code ec;
-  const fs::path work =
-      fs::path(config.tmp_dir) / ("rest-client-bench-" + std::to_string(getpid()));
+  const fs::path work = run_directory(config.tmp_dir, "rest-client-bench");
   fs::remove_all(work, ec);
   KcmLocalOptions options;
   options.binary = config.kcm_local;
@@ -203,14 +197,10 @@ int main(int argc, char** argv) {
   app.add_option("--json", config.json_out, "Write the results as JSON to this file");
   app.add_option("--tmp-dir", config.tmp_dir, "Where the data directory goes ($TMPDIR or /tmp)");
   CLI11_PARSE(app, argc, argv);
-  if (config.kcm_local.empty()) {
-    std::error_code ec;
-    config.kcm_local =
-        (std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "kcm-local").string();
-  }
-  if (config.tmp_dir.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    config.tmp_dir = tmp && *tmp ? tmp : "/tmp";
+  if (config.kcm_local.empty()) config.kcm_local = kcm::bench::beside_this_benchmark("kcm-local");
+  if (auto found = kcm::bench::require_executable("kcm-local", config.kcm_local); !found) {
+    std::fprintf(stderr, "rest_client_bench: %s\n", found.error().c_str());
+    return 2;
   }
   return kcm::bench::run(config);
 }

@@ -25,7 +25,7 @@ bool would_block() {
 
 boost::system::error_code BlockingSocket::make_blocking() {
   boost::system::error_code ec;
-  socket_->native_non_blocking(false, ec);
+  socket_.native_non_blocking(false, ec);
   return ec;
 }
 
@@ -38,7 +38,7 @@ bool BlockingSocket::wait_ready(short events, boost::system::error_code& ec) con
     }
     // Rounded up, so that the wait never ends before the deadline.
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-    pollfd p{socket_->native_handle(), events, 0};
+    pollfd p{socket_.native_handle(), events, 0};
     const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
     if (n > 0) return true;  // ready, or an error the next call reports
     if (n < 0 && errno != EINTR) {
@@ -52,7 +52,7 @@ std::size_t BlockingSocket::receive(void* data, std::size_t size, boost::system:
   ec = {};
   for (;;) {
     if (deadline_ && !wait_ready(POLLIN, ec)) return 0;
-    const ssize_t n = ::recv(socket_->native_handle(), data, size, deadline_ ? MSG_DONTWAIT : 0);
+    const ssize_t n = ::recv(socket_.native_handle(), data, size, deadline_ ? MSG_DONTWAIT : 0);
     if (n > 0) return static_cast<std::size_t>(n);
     if (n == 0) {
       ec = asio::error::eof;
@@ -74,7 +74,7 @@ std::size_t BlockingSocket::send(const iovec* iov, std::size_t count,
   const int flags = MSG_NOSIGNAL | (deadline_ ? MSG_DONTWAIT : 0);
   for (;;) {
     if (deadline_ && !wait_ready(POLLOUT, ec)) return 0;
-    const ssize_t n = ::sendmsg(socket_->native_handle(), &msg, flags);
+    const ssize_t n = ::sendmsg(socket_.native_handle(), &msg, flags);
     if (n >= 0) return static_cast<std::size_t>(n);
     if (errno == EINTR || (deadline_ && would_block())) continue;
     ec = errno_code();

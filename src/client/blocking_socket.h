@@ -32,7 +32,7 @@ class BlockingSocket {
   using lowest_layer_type = Socket::lowest_layer_type;
   using Deadline = std::optional<std::chrono::steady_clock::time_point>;
 
-  explicit BlockingSocket(Socket& socket) : socket_(&socket) {}
+  explicit BlockingSocket(Socket& socket) : socket_(socket) {}
 
   // Puts the descriptor back in blocking mode (Asio's asynchronous operations
   // leave it non-blocking).
@@ -42,9 +42,9 @@ class BlockingSocket {
   // ::shutdown on the descriptor.
   void set_deadline(const Deadline& deadline) { deadline_ = deadline; }
 
-  executor_type get_executor() { return socket_->get_executor(); }
-  lowest_layer_type& lowest_layer() { return socket_->lowest_layer(); }
-  const lowest_layer_type& lowest_layer() const { return socket_->lowest_layer(); }
+  executor_type get_executor() { return socket_.get_executor(); }
+  lowest_layer_type& lowest_layer() { return socket_.lowest_layer(); }
+  const lowest_layer_type& lowest_layer() const { return socket_.lowest_layer(); }
 
   template <class MutableBuffers>
   std::size_t read_some(const MutableBuffers& buffers, boost::system::error_code& ec) {
@@ -88,11 +88,11 @@ class BlockingSocket {
 
   template <class MutableBuffers, class Handler>
   auto async_read_some(const MutableBuffers& buffers, Handler&& handler) {
-    return socket_->async_read_some(buffers, std::forward<Handler>(handler));
+    return socket_.async_read_some(buffers, std::forward<Handler>(handler));
   }
   template <class ConstBuffers, class Handler>
   auto async_write_some(const ConstBuffers& buffers, Handler&& handler) {
-    return socket_->async_write_some(buffers, std::forward<Handler>(handler));
+    return socket_.async_write_some(buffers, std::forward<Handler>(handler));
   }
 
  private:
@@ -103,7 +103,7 @@ class BlockingSocket {
   // Waits until the descriptor is ready for `events` or the deadline passes.
   bool wait_ready(short events, boost::system::error_code& ec) const;
 
-  Socket* socket_;  // a pointer, so that the TLS stream can hold a copy
+  Socket& socket_;
   Deadline deadline_;
 };
 

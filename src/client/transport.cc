@@ -28,7 +28,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using SteadyClock = std::chrono::steady_clock;
-using Deadline = std::optional<SteadyClock::time_point>;
+using Deadline = BlockingSocket::Deadline;
 
 namespace {
 
@@ -197,9 +197,9 @@ std::string describe_error(const boost::system::error_code& ec) {
 struct Connection {
   asio::io_context ioc;
   tcp::socket socket{ioc};
-  BlockingSocket plain{socket};
+  BlockingSocket plain{socket};                 // under `tls` too: its deadline is the connection's
   std::shared_ptr<asio::ssl::context> context;  // the TLS settings it was made with
-  std::unique_ptr<asio::ssl::stream<BlockingSocket>> tls;
+  std::unique_ptr<asio::ssl::stream<BlockingSocket&>> tls;
   beast::flat_buffer buffer;
   VerifyFailure verify;
   std::atomic<bool> cancelled{false};
@@ -207,10 +207,6 @@ struct Connection {
   void close() {
     boost::system::error_code ignored;
     socket.close(ignored);
-  }
-  void set_deadline(const Deadline& deadline) {
-    plain.set_deadline(deadline);
-    if (tls) tls->next_layer().set_deadline(deadline);
   }
   // Whether an idle connection was closed (or written to) by the server.
   bool looks_stale() {
@@ -442,7 +438,7 @@ class TransportImpl final : public Transport {
     c->socket.set_option(tcp::no_delay(true), ignored);
     ++opened_;
     if (!ctx) return blocking(std::move(c));
-    c->tls = std::make_unique<asio::ssl::stream<BlockingSocket>>(c->plain, *ctx);
+    c->tls = std::make_unique<asio::ssl::stream<BlockingSocket&>>(c->plain, *ctx);
     SSL* ssl = c->tls->native_handle();
     if (!server_name_is_ip_) SSL_set_tlsext_host_name(ssl, server_name_.c_str());
     if (!insecure_) {
@@ -500,7 +496,7 @@ class TransportImpl final : public Transport {
         if (!fresh) return fail(error_prefix(request) + fresh.error());
         c = std::move(*fresh);
       }
-      c->set_deadline(deadline);
+      c->plain.set_deadline(deadline);
       boost::system::error_code ec;
       with_stream(*c, [&](auto& s) { http::write(s, req, ec); });
       const bool write_failed = static_cast<bool>(ec);
@@ -636,14 +632,14 @@ Result<std::unique_ptr<ResponseStream>> TransportImpl::stream(const HttpRequest&
   auto dialed = dial(deadline, *ctx);
   if (!dialed) return fail(error_prefix(request) + dialed.error());
   auto c = std::move(*dialed);
-  c->set_deadline(deadline);
+  c->plain.set_deadline(deadline);
   boost::system::error_code ec;
   with_stream(*c, [&](auto& s) { http::write(s, req, ec); });
   auto parser = std::make_unique<http::response_parser<http::buffer_body>>();
   parser->body_limit(boost::none);
   parser->header_limit(1 << 20);
   if (!ec) with_stream(*c, [&](auto& s) { http::read_header(s, c->buffer, *parser, ec); });
-  c->set_deadline(std::nullopt);  // the body is read for as long as the stream lives
+  c->plain.set_deadline(std::nullopt);  // the body is read for as long as the stream lives
   if (ec == asio::error::timed_out) {
     return fail(error_prefix(request) +
                 "context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
