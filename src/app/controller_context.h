@@ -55,8 +55,12 @@ struct ControllerContext {
   }
 
   // An event recorder with source component `component` (e.g.
-  // "replicaset-controller"), recording through the manager's broadcaster.
-  std::function<std::shared_ptr<record::EventRecorder>(std::string_view component)> recorder;
+  // "replicaset-controller") and a broadcaster of its own, as each upstream
+  // controller has: its events are logged at -v=3 and written through
+  // `client` (the controller's, so its rate limiter).
+  std::function<std::shared_ptr<record::EventRecorder>(std::string_view component,
+                                                       const client::Clientset& client)>
+      recorder;
 
   // Where controllers register their own metric families.
   metrics::Registry& metrics;

@@ -13,6 +13,7 @@
 #include "app/build_info.h"
 #include "app/controller_context.h"
 #include "app/controller_descriptor.h"
+#include "app/controller_events.h"
 #include "app/controller_manager_metrics.h"
 #include "app/controller_runner.h"
 #include "app/healthz.h"
@@ -73,8 +74,10 @@ class ControllerManager {
     if (auto ok = register_metrics(); !ok) return fatal(ok.error());
     if (auto ok = build_clients(); !ok) return fatal(ok.error());
 
-    // Events: logged, and written as core/v1 Events through the main client.
-    event_logging_ = broadcaster_.start_structured_logging();
+    // kcm's own events (leader election): logged at -v=0, as upstream's
+    // main broadcaster, and written through the main client. Controllers
+    // have broadcasters of their own (ControllerEventBroadcasters).
+    event_logging_ = broadcaster_.start_structured_logging(0);
     event_sink_ = broadcaster_.start_recording_to_sink(
         std::make_shared<record::ClientEventSink>(main_client_->rest()));
 
@@ -210,6 +213,9 @@ class ControllerManager {
         },
         informer_options);
 
+    // Shut down once the controllers have stopped (upstream: each
+    // controller's Run defers its broadcaster's Shutdown).
+    ControllerEventBroadcasters controller_events;
     const ControllerContext context{
         .options = options_,
         .informers = informers,
@@ -218,8 +224,8 @@ class ControllerManager {
         .scaled_client = [this](std::string_view name,
                                 ClientRateScale scale) { return client_for(name, {}, scale); },
         .recorder =
-            [this](std::string_view component) {
-              return broadcaster_.new_recorder({.component = std::string(component)});
+            [&controller_events](std::string_view component, const client::Clientset& client) {
+              return controller_events.recorder(component, client);
             },
         .metrics = *metrics_,
     };
@@ -251,6 +257,7 @@ class ControllerManager {
     if (!stopped) exit_now(1);
     informers.shutdown();
     metadata_informers.shutdown();
+    controller_events.shutdown();
     return 0;
   }
 

@@ -13,6 +13,7 @@
 namespace kcm::record {
 namespace {
 
+// What a watcher's thread runs for each event (EventBroadcaster::Handler).
 using Handler = std::function<void(const Event&, std::stop_token)>;
 
 // Sleeps `d` of real time unless `stop` is requested first (then false).
@@ -42,10 +43,9 @@ class WatcherImpl;
 struct EventBroadcaster::Core {
   explicit Core(BroadcasterOptions o) : options(std::move(o)) {}
 
-  // ActionOrDrop: queues `event` for every watcher without blocking. False
-  // when a watcher's queue was full (the event is dropped for it); an error
-  // after shutdown.
-  Result<bool> distribute(const Event& event);
+  // ActionOrDrop: queues `event` for every watcher without blocking (a full
+  // watcher misses it); an error after shutdown.
+  Result<void> distribute(Event event);
   void remove(const WatcherImpl* watcher);
 
   const BroadcasterOptions options;
@@ -56,8 +56,14 @@ struct EventBroadcaster::Core {
 
 class WatcherImpl : public EventWatcher {
  public:
-  WatcherImpl(std::weak_ptr<EventBroadcaster::Core> core, std::size_t capacity, Logger logger)
-      : core_(std::move(core)), capacity_(capacity), logger_(std::move(logger)) {}
+  // `admits` (when set) is asked before queueing: a watcher that would ignore
+  // the event takes no room and no wake-up for it.
+  WatcherImpl(std::weak_ptr<EventBroadcaster::Core> core, std::size_t capacity, Logger logger,
+              std::function<bool()> admits = {})
+      : core_(std::move(core)),
+        capacity_(capacity),
+        logger_(std::move(logger)),
+        admits_(std::move(admits)) {}
   ~WatcherImpl() override { halt(); }
 
   void start(Handler handler) {
@@ -65,14 +71,16 @@ class WatcherImpl : public EventWatcher {
         [this, handler = std::move(handler)](std::stop_token st) { run(st, handler); });
   }
 
-  bool push(const Event& event) {
+  // Queues `event` unless the queue is full (then it is dropped for this
+  // watcher, silently, as upstream's DropIfChannelFull).
+  void push(const std::shared_ptr<const Event>& event) {
+    if (admits_ && !admits_()) return;
     {
       std::lock_guard lock(mu_);
-      if (halted_ || queue_.size() >= capacity_) return false;
+      if (halted_ || queue_.size() >= capacity_) return;
       queue_.push_back(event);
     }
     cv_.notify_one();
-    return true;
   }
 
   void stop() override {
@@ -94,7 +102,7 @@ class WatcherImpl : public EventWatcher {
  private:
   void run(std::stop_token st, const Handler& handler) {
     while (true) {
-      Event event;
+      std::shared_ptr<const Event> event;
       {
         std::unique_lock lock(mu_);
         cv_.wait(lock, st, [this] { return !queue_.empty(); });
@@ -110,27 +118,29 @@ class WatcherImpl : public EventWatcher {
         event = std::move(queue_.front());
         queue_.pop_front();
       }
-      handler(event, st);
+      handler(*event, st);
     }
   }
 
   std::weak_ptr<EventBroadcaster::Core> core_;
   const std::size_t capacity_;
   const Logger logger_;
+  const std::function<bool()> admits_;
   std::mutex mu_;
   std::condition_variable_any cv_;
-  std::deque<Event> queue_;
+  // One immutable copy of each event, shared by every watcher's queue.
+  std::deque<std::shared_ptr<const Event>> queue_;
   bool halted_ = false;
   std::jthread thread_;  // last: joined before the members it uses go away
 };
 
-Result<bool> EventBroadcaster::Core::distribute(const Event& event) {
+Result<void> EventBroadcaster::Core::distribute(Event event) {
+  auto shared = std::make_shared<const Event>(std::move(event));
   std::lock_guard lock(mu);
   if (stopped) return fail("broadcaster already stopped");
-  bool sent = true;
   for (const auto& w : watchers)
-    sent = w->push(event) && sent;
-  return sent;
+    w->push(shared);
+  return {};
 }
 
 void EventBroadcaster::Core::remove(const WatcherImpl* watcher) {
@@ -194,14 +204,9 @@ class RecorderImpl : public EventRecorder {
     e.reporting_instance = source_.host;
     e.reporting_controller = source_.component;
 
-    auto sent = core_->distribute(e);
-    if (!sent) {
+    if (auto sent = core_->distribute(std::move(e)); !sent) {
       log(Severity::kError,
           fmt::format("Unable to record event (will not retry!): {}", sent.error()));
-    } else if (!*sent) {
-      log(Severity::kError,
-          fmt::format("Unable to record event: too many queued events, dropped event event={}",
-                      describe(e)));
     }
   }
 
@@ -221,9 +226,15 @@ EventBroadcaster::~EventBroadcaster() {
 
 std::shared_ptr<EventWatcher> EventBroadcaster::start_event_watcher(
     std::function<void(const Event&)> handler) {
-  auto watcher =
-      std::make_shared<WatcherImpl>(core_, core_->options.queue_length, core_->options.logger);
-  watcher->start([handler = std::move(handler)](const Event& e, std::stop_token) { handler(e); });
+  return start_watcher(
+      [handler = std::move(handler)](const Event& e, std::stop_token) { handler(e); }, {});
+}
+
+std::shared_ptr<EventWatcher> EventBroadcaster::start_watcher(Handler handler,
+                                                              std::function<bool()> admits) {
+  auto watcher = std::make_shared<WatcherImpl>(core_, core_->options.queue_length,
+                                               core_->options.logger, std::move(admits));
+  watcher->start(std::move(handler));
   std::lock_guard lock(core_->mu);
   if (core_->stopped) {
     watcher->halt();
@@ -235,12 +246,10 @@ std::shared_ptr<EventWatcher> EventBroadcaster::start_event_watcher(
 
 std::shared_ptr<EventWatcher> EventBroadcaster::start_recording_to_sink(
     std::shared_ptr<EventSink> sink) {
-  auto watcher =
-      std::make_shared<WatcherImpl>(core_, core_->options.queue_length, core_->options.logger);
   // The correlator belongs to this watcher alone (one per sink, as upstream).
   auto correlator = std::make_shared<EventCorrelator>(core_->options.correlator);
-  watcher->start([sink = std::move(sink), correlator, sleep = core_->options.sleep_duration,
-                  logger = core_->options.logger](const Event& event, std::stop_token stop) {
+  auto write = [sink = std::move(sink), correlator, sleep = core_->options.sleep_duration,
+                logger = core_->options.logger](const Event& event, std::stop_token stop) {
     CorrelateResult result = correlator->correlate(event);
     if (result.skip) return;
     for (int tries = 0;;) {
@@ -264,23 +273,20 @@ std::shared_ptr<EventWatcher> EventBroadcaster::start_recording_to_sink(
         return;
       }
     }
-  });
-  std::lock_guard lock(core_->mu);
-  if (core_->stopped) {
-    watcher->halt();
-    return watcher;
-  }
-  core_->watchers.push_back(watcher);
-  return watcher;
+  };
+  return start_watcher(std::move(write), {});
 }
 
-std::shared_ptr<EventWatcher> EventBroadcaster::start_structured_logging(Severity severity) {
-  return start_event_watcher([logger = core_->options.logger, severity](const Event& e) {
+std::shared_ptr<EventWatcher> EventBroadcaster::start_structured_logging(int verbosity) {
+  auto log_event = [logger = core_->options.logger](const Event& e, std::stop_token) {
     const auto& io = e.involved_object;
-    logger(severity, fmt::format("Event occurred object={:?} fieldPath={:?} kind={:?} "
-                                 "apiVersion={:?} type={:?} reason={:?} message={:?}",
-                                 klog_ref(io), io.field_path, io.kind, io.api_version, e.type,
-                                 e.reason, e.message));
+    logger(Severity::kInfo, fmt::format("Event occurred object={:?} fieldPath={:?} kind={:?} "
+                                        "apiVersion={:?} type={:?} reason={:?} message={:?}",
+                                        klog_ref(io), io.field_path, io.kind, io.api_version,
+                                        e.type, e.reason, e.message));
+  };
+  return start_watcher(std::move(log_event), [verbose = core_->options.verbose, verbosity] {
+    return verbose(verbosity);
   });
 }
 

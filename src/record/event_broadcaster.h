@@ -2,11 +2,17 @@
 // events; it fans them out to watchers, each with its own bounded queue and
 // thread: the sink writer (correlate, then create or patch with retries),
 // structured logging, or any handler.
+//
+// A watcher whose queue is full misses the event, silently, as upstream's
+// (watch.Broadcaster with DropIfChannelFull). Upstream logs "too many queued
+// events" only when its distributing goroutine falls 1000 events behind; here
+// the recording thread distributes the event itself, so nothing waits there.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <stop_token>
 
 #include "record/event.h"
 #include "record/event_correlator.h"
@@ -28,6 +34,8 @@ struct BroadcasterOptions {
   // Events each watcher may hold before new ones are dropped.
   std::size_t queue_length = kMaxQueuedEvents;
   Logger logger = stderr_logger();
+  // Whether klog's -v admits a level (for start_structured_logging).
+  VerbosityCheck verbose = log_verbosity();
 };
 
 // A running watcher; stop() ends it after the event in hand (idempotent).
@@ -49,8 +57,10 @@ class EventBroadcaster {
   // Correlates and writes every event to `sink` (12 tries, abandoning
   // events the server rejects).
   std::shared_ptr<EventWatcher> start_recording_to_sink(std::shared_ptr<EventSink> sink);
-  // Logs "Event occurred" with the object, kind, type, reason and message.
-  std::shared_ptr<EventWatcher> start_structured_logging(Severity severity = Severity::kInfo);
+  // Logs "Event occurred" with the object, kind, type, reason and message at
+  // klog's V(`verbosity`): upstream's controllers use 3, the controller
+  // manager's own broadcaster 0. Events are not queued for it while -v is lower.
+  std::shared_ptr<EventWatcher> start_structured_logging(int verbosity);
 
   // A recorder that stamps events with `source` (component and host) and
   // reads the time from `clock` (the system clock when empty). It stays
@@ -64,6 +74,11 @@ class EventBroadcaster {
   struct Core;
 
  private:
+  using Handler = std::function<void(const Event&, std::stop_token)>;
+  // A watcher running `handler`; `admits` (optional) is asked before each
+  // event is queued for it.
+  std::shared_ptr<EventWatcher> start_watcher(Handler handler, std::function<bool()> admits);
+
   std::shared_ptr<Core> core_;
 };
 

@@ -1,6 +1,7 @@
 // EventRecorder: what controllers call to record an event about an object
 // (tools/record's EventRecorder). Recording never blocks: the event is queued
-// for the broadcaster and dropped, with an error log, when the queue is full.
+// for each of the broadcaster's watchers, and dropped for a watcher whose
+// queue is full.
 #pragma once
 
 #include <fmt/core.h>

@@ -24,4 +24,8 @@ Logger null_logger() {
   return [](Severity, std::string_view) {};
 }
 
+VerbosityCheck log_verbosity() {
+  return [](int level) { return log::v(level); };
+}
+
 }  // namespace kcm::record

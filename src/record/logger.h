@@ -17,4 +17,8 @@ Logger stderr_logger();
 // Discards everything.
 Logger null_logger();
 
+// Whether klog's -v admits `level`; the default asks log/log.h.
+using VerbosityCheck = std::function<bool(int level)>;
+VerbosityCheck log_verbosity();
+
 }  // namespace kcm::record

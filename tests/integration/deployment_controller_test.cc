@@ -104,7 +104,8 @@ class DeploymentControllerTest : public ::testing::Test {
         .client = [this](std::string_view) -> Result<std::shared_ptr<client::Clientset>> {
           return cs_;
         },
-        .recorder = [this](std::string_view component) -> std::shared_ptr<record::EventRecorder> {
+        .recorder = [this](std::string_view component,
+                           const client::Clientset&) -> std::shared_ptr<record::EventRecorder> {
           return component == kControllerName ? deployment_events_ : replica_set_events_;
         },
         .metrics = metrics_,

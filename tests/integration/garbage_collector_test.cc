@@ -72,9 +72,8 @@ class GarbageCollectorIntegrationTest : public ::testing::Test {
         .client = [this](std::string_view) -> Result<std::shared_ptr<client::Clientset>> {
           return cs_;
         },
-        .recorder = [this](std::string_view) -> std::shared_ptr<record::EventRecorder> {
-          return events_;
-        },
+        .recorder = [this](std::string_view, const client::Clientset&)
+            -> std::shared_ptr<record::EventRecorder> { return events_; },
         .metrics = metrics_,
     };
     for (std::string_view name : {kControllerName, std::string_view("replicaset-controller")}) {

@@ -73,7 +73,8 @@ class NamespaceControllerTest : public ::testing::Test {
         .client = [this](std::string_view) -> Result<std::shared_ptr<client::Clientset>> {
           return cs_;
         },
-        .recorder = [](std::string_view) -> std::shared_ptr<record::EventRecorder> {
+        .recorder = [](std::string_view,
+                       const client::Clientset&) -> std::shared_ptr<record::EventRecorder> {
           return std::make_shared<record::FakeRecorder>();
         },
         .metrics = metrics_,

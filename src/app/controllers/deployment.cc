@@ -14,7 +14,8 @@ ControllerDescriptor new_deployment_controller_descriptor() {
         auto clients = ctx.client(controllers::deployment::kControllerName);
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<controllers::deployment::DeploymentController>(
-            *clients, ctx.informers, ctx.recorder(controllers::deployment::kControllerName));
+            *clients, ctx.informers,
+            ctx.recorder(controllers::deployment::kControllerName, **clients));
         const int workers = ctx.options.concurrent_deployment_syncs;
         return make_controller(
             [controller, workers](std::stop_token stop) { controller->run(workers, stop); });

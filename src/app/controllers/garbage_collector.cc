@@ -20,7 +20,7 @@ ControllerDescriptor new_garbage_collector_controller_descriptor() {
         auto clients = ctx.client_scaled("generic-garbage-collector", {.qps = 2});
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<gc::GarbageCollector>(
-            *clients, &ctx.informers, ctx.recorder(gc::kControllerName),
+            *clients, &ctx.informers, ctx.recorder(gc::kControllerName, **clients),
             gc::GarbageCollectorOptions{.metrics = &ctx.metrics,
                                         .metadata_informers = ctx.metadata_informers});
         const int workers = ctx.options.concurrent_gc_syncs;

@@ -16,7 +16,7 @@ ControllerDescriptor new_pod_counter_controller_descriptor() {
         auto clients = ctx.client(kControllerName);
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<controllers::podcounter::PodCounterController>(
-            *clients, ctx.informers, ctx.recorder(kControllerName));
+            *clients, ctx.informers, ctx.recorder(kControllerName, **clients));
         // One worker: the controller has a single queue key (see its sync).
         return make_controller([controller](std::stop_token stop) { controller->run(1, stop); });
       },

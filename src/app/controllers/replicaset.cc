@@ -14,7 +14,8 @@ ControllerDescriptor new_replica_set_controller_descriptor() {
         auto clients = ctx.client(controllers::replicaset::kControllerName);
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<controllers::replicaset::ReplicaSetController>(
-            *clients, ctx.informers, ctx.recorder(controllers::replicaset::kControllerName),
+            *clients, ctx.informers,
+            ctx.recorder(controllers::replicaset::kControllerName, **clients),
             /*pod_control=*/nullptr, controllers::replicaset::kBurstReplicas);
         const int workers = ctx.options.concurrent_replicaset_syncs;
         return make_controller(

@@ -4,12 +4,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/controller_descriptor.h"
 #include "cache/informer_factory.h"
+#include "event_store_transport.h"
 #include "metrics/registry.h"
+#include "record/fake_recorder.h"
 
 namespace kcm::app {
 namespace {
@@ -77,6 +81,64 @@ TEST(ControllerClientsTest, RequestedAsUpstream) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.controller);
     EXPECT_THAT(client_requests_of(c.controller), ::testing::ElementsAre(c.want));
+  }
+}
+
+struct RecorderRequest {
+  std::string component;
+  std::string client;  // the name the client was asked for
+  friend bool operator==(const RecorderRequest&, const RecorderRequest&) = default;
+};
+
+void PrintTo(const RecorderRequest& r, std::ostream* os) {
+  *os << r.component << " through the " << r.client << " client";
+}
+
+TEST(ControllerClientsTest, EventsGoThroughTheControllersOwnClient) {
+  struct Case {
+    std::string_view controller;
+    RecorderRequest want;
+  };
+  const Case cases[] = {
+      {"garbage-collector-controller",
+       {"garbage-collector-controller", "generic-garbage-collector"}},
+      {"replicaset-controller", {"replicaset-controller", "replicaset-controller"}},
+      {"deployment-controller", {"deployment-controller", "deployment-controller"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.controller);
+    Options options;
+    cache::SharedInformerFactory informers{
+        [](const api::GroupVersionResource&, const std::string&) { return nullptr; }};
+    metrics::Registry registry;
+    std::map<const client::Clientset*, std::string> client_names;
+    std::vector<RecorderRequest> requests;
+    auto named_client = [&](std::string_view name) {
+      auto clients =
+          client::Clientset::over(std::make_shared<testing_support::EventStoreTransport>());
+      client_names[clients.get()] = std::string(name);
+      return clients;
+    };
+    const ControllerContext context{
+        .options = options,
+        .informers = informers,
+        .client = [&](std::string_view name) -> Result<std::shared_ptr<client::Clientset>> {
+          return named_client(name);
+        },
+        .scaled_client = [&](std::string_view name, ClientRateScale)
+            -> Result<std::shared_ptr<client::Clientset>> { return named_client(name); },
+        .recorder = [&](std::string_view component,
+                        const client::Clientset& client) -> std::shared_ptr<record::EventRecorder> {
+          requests.push_back({std::string(component), client_names[&client]});
+          return std::make_shared<record::FakeRecorder>();
+        },
+        .metrics = registry};
+    for (const ControllerDescriptor& d : controller_descriptors()) {
+      if (d.name != c.controller) continue;
+      auto built = d.init(context);
+      EXPECT_TRUE(built.ok()) << built.error();
+    }
+    EXPECT_THAT(requests, ::testing::ElementsAre(c.want));
   }
 }
 
