@@ -11,9 +11,9 @@
 
 #include "app/controller_descriptor.h"
 #include "cache/informer_factory.h"
-#include "event_store_transport.h"
 #include "metrics/registry.h"
 #include "record/fake_recorder.h"
+#include "recording_transport.h"
 
 namespace kcm::app {
 namespace {
@@ -114,8 +114,7 @@ TEST(ControllerClientsTest, EventsGoThroughTheControllersOwnClient) {
     std::map<const client::Clientset*, std::string> client_names;
     std::vector<RecorderRequest> requests;
     auto named_client = [&](std::string_view name) {
-      auto clients =
-          client::Clientset::over(std::make_shared<testing_support::EventStoreTransport>());
+      auto clients = client::Clientset::over(std::make_shared<test_support::RecordingTransport>());
       client_names[clients.get()] = std::string(name);
       return clients;
     };

@@ -4,20 +4,43 @@
 
 #include <gtest/gtest.h>
 
-#include <condition_variable>
+#include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/json.h"
 #include "client/clientset.h"
-#include "event_store_transport.h"
+#include "recording_transport.h"
 
 namespace kcm::app {
 namespace {
 
 using namespace std::chrono_literals;
-using testing_support::EventStoreTransport;
+using test_support::RecordingTransport;
+
+// Answers every request with its own body, as the API server answers an
+// event create with the stored event.
+std::shared_ptr<RecordingTransport> event_store() {
+  auto transport = std::make_shared<RecordingTransport>();
+  transport->respond_with([](const client::HttpRequest& r) {
+    return RecordingTransport::Answer{201, r.body};
+  });
+  return transport;
+}
+
+// The events POSTed through `transport`, once `n` came in (10 s at most).
+std::vector<api::json::value> posted_events(const RecordingTransport& transport, std::size_t n) {
+  std::vector<api::json::value> events;
+  for (const client::HttpRequest& r : transport.wait_for_requests(n)) {
+    EXPECT_EQ(r.method, "POST");
+    EXPECT_EQ(r.target, "/api/v1/namespaces/ns/events");
+    events.push_back(boost::json::parse(r.body));
+  }
+  return events;
+}
 
 std::string component_of(const api::json::value& event) {
   return std::string(event.at("source").at("component").as_string());
@@ -45,8 +68,8 @@ struct Logs {
 };
 
 TEST(ControllerEventBroadcasters, EachComponentWritesThroughItsOwnClient) {
-  auto deployment_transport = std::make_shared<EventStoreTransport>();
-  auto replicaset_transport = std::make_shared<EventStoreTransport>();
+  auto deployment_transport = event_store();
+  auto replicaset_transport = event_store();
   const auto deployment_client = client::Clientset::over(deployment_transport);
   const auto replicaset_client = client::Clientset::over(replicaset_transport);
   ControllerEventBroadcasters broadcasters;
@@ -59,16 +82,14 @@ TEST(ControllerEventBroadcasters, EachComponentWritesThroughItsOwnClient) {
   broadcasters.recorder("deployment-controller", *replicaset_client)
       ->event(kRs, "Normal", "ScalingReplicaSet", "Scaled up replica set web-1 from 1 to 2");
 
-  const auto deployment_events = deployment_transport->wait_for(2);
+  const auto deployment_events = posted_events(*deployment_transport, 2);
   ASSERT_EQ(deployment_events.size(), 2u);
-  for (const auto& posted : deployment_events) {
-    EXPECT_EQ(posted.target, "/api/v1/namespaces/ns/events");
-    EXPECT_EQ(component_of(posted.event), "deployment-controller");
-  }
-  const auto replicaset_events = replicaset_transport->wait_for(1);
+  for (const auto& event : deployment_events)
+    EXPECT_EQ(component_of(event), "deployment-controller");
+  const auto replicaset_events = posted_events(*replicaset_transport, 1);
   ASSERT_EQ(replicaset_events.size(), 1u);
-  EXPECT_EQ(component_of(replicaset_events[0].event), "replicaset-controller");
-  EXPECT_EQ(replicaset_events[0].event.at("reason").as_string(), "SuccessfulCreate");
+  EXPECT_EQ(component_of(replicaset_events[0]), "replicaset-controller");
+  EXPECT_EQ(replicaset_events[0].at("reason").as_string(), "SuccessfulCreate");
 }
 
 TEST(ControllerEventBroadcasters, LogsEventsAtVerbosityThreeAndStopsOnShutdown) {
@@ -77,7 +98,7 @@ TEST(ControllerEventBroadcasters, LogsEventsAtVerbosityThreeAndStopsOnShutdown) 
   record::BroadcasterOptions options;
   options.logger = logs.logger();
   options.verbose = [&](int level) { return level <= verbosity.load(); };
-  auto transport = std::make_shared<EventStoreTransport>();
+  auto transport = event_store();
   const auto client = client::Clientset::over(transport);
   ControllerEventBroadcasters broadcasters(options);
   const auto recorder = broadcasters.recorder("deployment-controller", *client);
@@ -85,7 +106,7 @@ TEST(ControllerEventBroadcasters, LogsEventsAtVerbosityThreeAndStopsOnShutdown) 
   recorder->event(kRs, "Normal", "Quiet", "at -v=2");
   verbosity = kControllerEventLogVerbosity;
   recorder->event(kRs, "Normal", "Loud", "at -v=3");
-  transport->wait_for(2);
+  posted_events(*transport, 2);
   for (int i = 0; i < 1000 && logs.get().empty(); ++i)
     std::this_thread::sleep_for(1ms);
   auto lines = logs.get();
@@ -98,7 +119,7 @@ TEST(ControllerEventBroadcasters, LogsEventsAtVerbosityThreeAndStopsOnShutdown) 
   lines = logs.get();
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1], "Unable to record event (will not retry!): broadcaster already stopped");
-  EXPECT_EQ(transport->wait_for(0).size(), 2u);
+  EXPECT_EQ(transport->requests().size(), 2u);
 }
 
 }  // namespace

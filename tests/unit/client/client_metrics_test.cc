@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "client/rate_limiter.h"
 #include "client/rest_client.h"
 #include "fake_clock.h"
+#include "recording_transport.h"
 
 namespace kcm::client {
 namespace {
@@ -81,78 +83,22 @@ RecordingMetrics& recorder() {
   return *r;
 }
 
-class FakeStream final : public ResponseStream {
- public:
-  FakeStream(int status, Headers headers, std::string body)
-      : status_(status), headers_(std::move(headers)), body_(std::move(body)) {}
-  int status() const override { return status_; }
-  const Headers& headers() const override { return headers_; }
-  Result<std::optional<std::string>> read() override {
-    if (done_) return std::optional<std::string>();
-    done_ = true;
-    return std::optional<std::string>(body_);
-  }
-  void cancel() override { cancelled_ = true; }
-  bool cancelled() const override { return cancelled_; }
+using test_support::RecordingTransport;
 
- private:
-  int status_;
-  Headers headers_;
-  std::string body_;
-  bool done_ = false;
-  bool cancelled_ = false;
-};
-
-// Answers each request with the next scripted outcome: a response or a
-// transport error text.
-class FakeTransport final : public Transport {
- public:
-  struct Answer {
-    int status = 0;  // 0: fail with `error`
-    std::string body;
-    Headers headers;
-    std::string error;
-  };
-
-  explicit FakeTransport(std::deque<Answer> answers,
-                         std::string base_url = "https://127.0.0.1:6443")
-      : answers_(std::move(answers)), base_url_(std::move(base_url)) {}
-
-  Result<HttpResponse> round_trip(const HttpRequest&) override {
-    const Answer a = next();
-    if (a.status == 0) return fail(a.error);
-    return HttpResponse{a.status, a.headers, a.body};
-  }
-  Result<std::unique_ptr<ResponseStream>> stream(const HttpRequest&) override {
-    const Answer a = next();
-    if (a.status == 0) return fail(a.error);
-    return std::unique_ptr<ResponseStream>(
-        std::make_unique<FakeStream>(a.status, a.headers, a.body));
-  }
-  const std::string& base_url() const override { return base_url_; }
-  const std::string& path_prefix() const override { return prefix_; }
-  std::size_t idle_connections() const override { return 0; }
-  std::size_t connections_opened() const override { return 0; }
-
-  std::size_t remaining() const { return answers_.size(); }
-
- private:
-  Answer next() {
-    if (answers_.empty()) return {0, "", {}, "no scripted answer"};
-    Answer a = std::move(answers_.front());
-    answers_.pop_front();
-    return a;
-  }
-  std::deque<Answer> answers_;
-  std::string base_url_;
-  std::string prefix_;
-};
-
-FakeTransport::Answer answer(int status, std::string body = "", Headers headers = {}) {
-  return {status, std::move(body), std::move(headers), ""};
+// A transport that gives `answers` in order, at `base_url`.
+std::shared_ptr<RecordingTransport> scripted(const std::deque<RecordingTransport::Answer>& answers,
+                                             std::string base_url = "https://127.0.0.1:6443") {
+  auto transport = std::make_shared<RecordingTransport>(std::move(base_url));
+  for (const RecordingTransport::Answer& a : answers)
+    transport->answer(a);
+  return transport;
 }
-FakeTransport::Answer failed_answer(std::string error) {
-  return {0, "", {}, std::move(error)};
+
+RecordingTransport::Answer answer(int status, std::string body = "", Headers headers = {}) {
+  return {.status = status, .body = std::move(body), .headers = std::move(headers)};
+}
+RecordingTransport::Answer failed_answer(std::string error) {
+  return {.status = 0, .error = std::move(error)};
 }
 
 RestClientOptions quiet_options() {
@@ -190,7 +136,7 @@ TEST(ClientMetricsTest, ResultCodeLabel) {
 TEST(ClientMetricsTest, RecordsEachOutcome) {
   struct Case {
     std::string name;
-    std::deque<FakeTransport::Answer> answers;
+    std::deque<RecordingTransport::Answer> answers;
     Request request;
     bool ok;
     std::vector<std::string> want;
@@ -253,11 +199,11 @@ TEST(ClientMetricsTest, RecordsEachOutcome) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     RecordingMetrics& r = recorder();
-    auto transport = std::make_shared<FakeTransport>(c.answers);
+    auto transport = scripted(c.answers);
     RestClient client(transport, quiet_options());
     const auto got = client.send(c.request);
     EXPECT_EQ(got.ok(), c.ok);
-    EXPECT_EQ(transport->remaining(), 0u);
+    EXPECT_EQ(transport->unanswered(), 0u);
     EXPECT_EQ(r.take(), c.want);
   }
 }
@@ -265,10 +211,10 @@ TEST(ClientMetricsTest, RecordsEachOutcome) {
 TEST(ClientMetricsTest, RetriedTransportErrorCountsAsErrorThenItsRetry) {
   RecordingMetrics& r = recorder();
   // A reset GET is retried after client-go's artificial "Retry-After: 1".
-  auto transport = std::make_shared<FakeTransport>(std::deque<FakeTransport::Answer>{
-      failed_answer("Get \"https://127.0.0.1:6443/api/v1/namespaces/default/pods\": read tcp "
-                    "127.0.0.1:40000->127.0.0.1:6443: read: connection reset by peer"),
-      answer(200, "{}")});
+  auto transport = scripted(
+      {failed_answer("Get \"https://127.0.0.1:6443/api/v1/namespaces/default/pods\": read tcp "
+                     "127.0.0.1:40000->127.0.0.1:6443: read: connection reset by peer"),
+       answer(200, "{}")});
   RestClient client(transport, quiet_options());
   ASSERT_TRUE(client.send(pods_request()).ok());
   const std::string h = kHost;
@@ -286,8 +232,8 @@ TEST(ClientMetricsTest, RateLimiterWaitsAreObservedPerThrottle) {
   auto clock = std::make_shared<FakeClock>();
   RestClientOptions options = quiet_options();
   options.rate_limiter = std::make_shared<TokenBucketRateLimiter>(1, 1, clock);
-  auto transport = std::make_shared<FakeTransport>(std::deque<FakeTransport::Answer>{
-      answer(200, "{}"), answer(503, "", {{"Retry-After", "0"}}), answer(200, "{}")});
+  auto transport =
+      scripted({answer(200, "{}"), answer(503, "", {{"Retry-After", "0"}}), answer(200, "{}")});
   RestClient client(transport, options);
   ASSERT_TRUE(client.send(pods_request()).ok());
   // The second request waits a second for its token, and its retry another.
@@ -307,7 +253,7 @@ TEST(ClientMetricsTest, FailedLimiterWaitIsObservedAsNoWait) {
   RestClientOptions options = quiet_options();
   options.rate_limiter =
       std::make_shared<TokenBucketRateLimiter>(1, 0, std::make_shared<FakeClock>());
-  auto transport = std::make_shared<FakeTransport>(std::deque<FakeTransport::Answer>{});
+  auto transport = scripted({});
   RestClient client(transport, options);
   const auto got = client.send(pods_request());
   ASSERT_FALSE(got.ok());
@@ -321,7 +267,7 @@ TEST(ClientMetricsTest, FailedLimiterWaitIsObservedAsNoWait) {
 TEST(ClientMetricsTest, WatchesCountTheirStart) {
   struct Case {
     std::string name;
-    std::deque<FakeTransport::Answer> answers;
+    std::deque<RecordingTransport::Answer> answers;
     bool ok;
     std::vector<std::string> want;
   };
@@ -344,13 +290,13 @@ TEST(ClientMetricsTest, WatchesCountTheirStart) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     RecordingMetrics& r = recorder();
-    auto transport = std::make_shared<FakeTransport>(c.answers, "https://[::1]:6443");
+    auto transport = scripted(c.answers, "https://[::1]:6443");
     RestClient client(transport, quiet_options());
     Request watch = pods_request();
     watch.params = {{"watch", "true"}};
     const auto got = client.stream(watch);
     EXPECT_EQ(got.ok(), c.ok);
-    EXPECT_EQ(transport->remaining(), 0u);
+    EXPECT_EQ(transport->unanswered(), 0u);
     EXPECT_EQ(r.take(), c.want);
   }
 }

@@ -58,8 +58,8 @@ constexpr std::string_view kPod = R"({
   "spec": {"containers": [{"name": "c", "image": "nginx"}]}})";
 
 struct PodControlFixture {
-  std::shared_ptr<testing::RecordingTransport> transport =
-      std::make_shared<testing::RecordingTransport>();
+  std::shared_ptr<test_support::RecordingTransport> transport =
+      std::make_shared<test_support::RecordingTransport>();
   std::shared_ptr<record::FakeRecorder> recorder = std::make_shared<record::FakeRecorder>();
   ClientPodControl control{client::Clientset::over(transport, quiet_options()), recorder};
 
@@ -82,10 +82,10 @@ TEST(ClientPodControl, CreatePodRecordsTheNameTheServerGave) {
                            R"("spec":{"containers":[{"name":"c","image":"nginx"}]}})");
   auto created = f.create();
   ASSERT_TRUE(created.ok()) << created.error().message;
-  ASSERT_EQ(f.transport->sent().size(), 1u);
-  EXPECT_EQ(f.transport->sent()[0].method, "POST");
-  EXPECT_EQ(f.transport->sent()[0].target, "/api/v1/namespaces/default/pods");
-  EXPECT_EQ(json::parse(f.transport->sent()[0].body), json::parse(kPod));
+  ASSERT_EQ(f.transport->requests().size(), 1u);
+  EXPECT_EQ(f.transport->requests()[0].method, "POST");
+  EXPECT_EQ(f.transport->requests()[0].target, "/api/v1/namespaces/default/pods");
+  EXPECT_EQ(json::parse(f.transport->requests()[0].body), json::parse(kPod));
   EXPECT_EQ(f.recorder->events(),
             std::vector<std::string>{"Normal SuccessfulCreate Created pod: web-x7k2q"});
   ASSERT_EQ(f.recorder->objects().size(), 1u);
@@ -130,7 +130,7 @@ TEST(ClientPodControl, CreatePodFailures) {
     auto created = f.control.create_pod("default", pod, json::parse(kOwner).as_object());
     ASSERT_FALSE(created.ok());
     EXPECT_EQ(created.error().message, "controllerRef is nil");
-    EXPECT_TRUE(f.transport->sent().empty());
+    EXPECT_TRUE(f.transport->requests().empty());
   }
 }
 

@@ -11,7 +11,7 @@
 namespace kcm::controller {
 namespace {
 
-using testing::RecordingTransport;
+using test_support::RecordingTransport;
 
 constexpr std::string_view kFinalizer = "example.com/cleanup";
 const api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
@@ -162,16 +162,16 @@ TEST(Finalizers, PatchAddSendsGuardedMergePatch) {
   auto transport = std::make_shared<RecordingTransport>();
   transport->answer(200, R"({"metadata":{"name":"w1","resourceVersion":"43"}})");
   // An all-namespaces client: the object's namespace is used.
-  client::ResourceClient widgets = testing::resource_client(transport, kWidgets);
+  client::ResourceClient widgets = test_support::resource_client(transport, kWidgets);
   const auto got = patch_add_finalizer(widgets, json_object(kWidget), kFinalizer);
   ASSERT_TRUE(got.ok()) << got.error().message;
   ASSERT_TRUE(got->has_value());
   EXPECT_EQ(api::as_string_view(api::find_path(**got, {"metadata", "resourceVersion"})), "43");
-  ASSERT_EQ(transport->sent().size(), 1u);
-  const RecordingTransport::Sent& s = transport->sent()[0];
+  ASSERT_EQ(transport->requests().size(), 1u);
+  const client::HttpRequest s = transport->requests()[0];
   EXPECT_EQ(s.method, "PATCH");
   EXPECT_EQ(s.target, "/apis/example.com/v1/namespaces/ns1/widgets/w1");
-  EXPECT_EQ(s.content_type, "application/merge-patch+json");
+  EXPECT_EQ(client::find_header(s.headers, "Content-Type"), "application/merge-patch+json");
   EXPECT_EQ(
       s.body,
       R"({"metadata":{"finalizers":["other","example.com/cleanup"],"resourceVersion":"42"}})");
@@ -180,26 +180,27 @@ TEST(Finalizers, PatchAddSendsGuardedMergePatch) {
 TEST(Finalizers, PatchRemoveSendsNullForTheLastOne) {
   auto transport = std::make_shared<RecordingTransport>();
   transport->answer(200, R"({"metadata":{"name":"n"}})");
-  client::ResourceClient nodes = testing::resource_client(transport, {"", "v1", "nodes"});
+  client::ResourceClient nodes = test_support::resource_client(transport, {"", "v1", "nodes"});
   const json::object node =
       json_object(R"({"metadata":{"name":"n","resourceVersion":"9","finalizers":["f"]}})");
   const auto got = patch_remove_finalizer(nodes, node, "f");
   ASSERT_TRUE(got.ok()) << got.error().message;
-  ASSERT_EQ(transport->sent().size(), 1u);
-  EXPECT_EQ(transport->sent()[0].target, "/api/v1/nodes/n");
-  EXPECT_EQ(transport->sent()[0].body, R"({"metadata":{"finalizers":null,"resourceVersion":"9"}})");
+  ASSERT_EQ(transport->requests().size(), 1u);
+  EXPECT_EQ(transport->requests()[0].target, "/api/v1/nodes/n");
+  EXPECT_EQ(transport->requests()[0].body,
+            R"({"metadata":{"finalizers":null,"resourceVersion":"9"}})");
 }
 
 TEST(Finalizers, PatchNothingToDoSendsNothing) {
   auto transport = std::make_shared<RecordingTransport>();
-  client::ResourceClient widgets = testing::resource_client(transport, kWidgets, "ns1");
+  client::ResourceClient widgets = test_support::resource_client(transport, kWidgets, "ns1");
   auto added = patch_add_finalizer(widgets, json_object(kWidget), "other");
   ASSERT_TRUE(added.ok());
   EXPECT_FALSE(added->has_value());
   auto removed = patch_remove_finalizer(widgets, json_object(kWidget), kFinalizer);
   ASSERT_TRUE(removed.ok());
   EXPECT_FALSE(removed->has_value());
-  EXPECT_TRUE(transport->sent().empty());
+  EXPECT_TRUE(transport->requests().empty());
 }
 
 TEST(Finalizers, PatchBadInputFailsWithoutARequest) {
@@ -224,24 +225,24 @@ TEST(Finalizers, PatchBadInputFailsWithoutARequest) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     auto transport = std::make_shared<RecordingTransport>();
-    client::ResourceClient widgets = testing::resource_client(transport, kWidgets, "ns1");
+    client::ResourceClient widgets = test_support::resource_client(transport, kWidgets, "ns1");
     const auto got = patch_add_finalizer(widgets, json_object(c.input), c.finalizer);
     ASSERT_FALSE(got.ok());
     EXPECT_EQ(got.error().message, c.error);
     EXPECT_TRUE(client::is_client_error(got.error()));
-    EXPECT_TRUE(transport->sent().empty());
+    EXPECT_TRUE(transport->requests().empty());
   }
 }
 
 TEST(Finalizers, PatchConflictIsReturned) {
   auto transport = std::make_shared<RecordingTransport>();
   transport->answer(api::conflict({"example.com", "widgets"}, "w1", api::kObjectModified));
-  client::ResourceClient widgets = testing::resource_client(transport, kWidgets, "ns1");
+  client::ResourceClient widgets = test_support::resource_client(transport, kWidgets, "ns1");
   const auto got = patch_add_finalizer(widgets, json_object(kWidget), kFinalizer);
   ASSERT_FALSE(got.ok());
   EXPECT_TRUE(got.error().is(api::reason::kConflict));
   EXPECT_EQ(got.error().code, 409);
-  EXPECT_EQ(transport->sent().size(), 1u);  // a conflict is not retried
+  EXPECT_EQ(transport->requests().size(), 1u);  // a conflict is not retried
 }
 
 // --- finalize ---------------------------------------------------------------------
@@ -355,7 +356,7 @@ TEST(Finalize, Table) {
     } else {
       transport->answer(200, R"({"metadata":{"name":"w1","resourceVersion":"99"}})");
     }
-    client::ResourceClient widgets = testing::resource_client(transport, kWidgets);
+    client::ResourceClient widgets = test_support::resource_client(transport, kWidgets);
     const json::object input = json_object(c.input);
     bool applied = false;
     bool cleaned = false;
@@ -391,10 +392,10 @@ TEST(Finalize, Table) {
       }
     }
     std::vector<std::string> bodies;
-    for (const RecordingTransport::Sent& s : transport->sent()) {
+    for (const client::HttpRequest& s : transport->requests()) {
       EXPECT_EQ(s.method, "PATCH");
       EXPECT_EQ(s.target, "/apis/example.com/v1/namespaces/ns1/widgets/w1");
-      EXPECT_EQ(s.content_type, "application/merge-patch+json");
+      EXPECT_EQ(client::find_header(s.headers, "Content-Type"), "application/merge-patch+json");
       bodies.push_back(s.body);
     }
     EXPECT_EQ(bodies, c.patches);
@@ -404,12 +405,12 @@ TEST(Finalize, Table) {
 TEST(Finalize, UnsetFunctionsSucceed) {
   auto transport = std::make_shared<RecordingTransport>();
   transport->answer(200, "{}");
-  client::ResourceClient widgets = testing::resource_client(transport, kWidgets);
+  client::ResourceClient widgets = test_support::resource_client(transport, kWidgets);
   EXPECT_TRUE(finalize(widgets, json_object(kLive), kFinalizer, {}, {}).ok());
   const FinalizeResult r = finalize(widgets, json_object(kDeleting), kFinalizer, {}, {});
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.action, FinalizeAction::kCleanedUp);
-  EXPECT_EQ(transport->sent().size(), 1u);
+  EXPECT_EQ(transport->requests().size(), 1u);
 }
 
 }  // namespace
