@@ -89,7 +89,7 @@ SyncResult DeploymentSyncer::sync_deployment(std::string_view key) {
   // A copy: the cache's object is shared and immutable.
   SyncState s;
   s.key = std::string(key);
-  json::value object = (*cached)->object();
+  json::value object = (*cached)->object(s.storage());
   if (!object.is_object()) return fail(sync_error("deployment " + s.key + " is not an object"));
   s.deployment = std::move(object.as_object());
   auto view = DeploymentView::from_json(s.deployment);
@@ -189,7 +189,7 @@ SyncResult DeploymentSyncer::claim_replica_sets(SyncState& s) {
 
   s.rs_list.clear();
   for (const std::size_t i : claimed.claimed) {
-    json::value rs = all[i]->object();
+    json::value rs = all[i]->object(s.storage());
     if (rs.is_object()) s.rs_list.push_back(s.pool.add(std::move(rs.as_object())));
   }
   return {};

@@ -96,7 +96,7 @@ Result<const ReplicaSetInfo*, api::Status> DeploymentSyncer::create_new_replica_
     already_exists = true;
     auto cached = replica_sets_.namespace_(s.d.namespace_).get(name);
     if (!cached.ok()) return fail(std::move(cached).error());
-    json::value object = (*cached)->object();
+    json::value object = (*cached)->object(s.storage());
     if (object.is_object()) {
       const ReplicaSetInfo* existing = s.pool.add(std::move(object.as_object()));
       if (is_own_replica_set(s.d, s.deployment, *existing)) created = existing;

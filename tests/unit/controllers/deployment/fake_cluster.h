@@ -113,8 +113,8 @@ class FakeCluster final : public DeploymentApi {
   Result<json::object, api::Status> update_deployment(const json::object& d) override {
     actions.push_back("update deployments");
     if (auto e = injected("update deployments")) return fail(*e);
-    updated_deployments.push_back(d);
-    json::object written = d;
+    updated_deployments.push_back(kept(d));
+    json::object written = kept(d);
     const std::string key = meta_string(d, "namespace") + "/" + meta_string(d, "name");
     if (auto current = deployment(key)) {
       if (auto c = conflict(*current, d, "deployments")) return fail(*c);
@@ -134,8 +134,8 @@ class FakeCluster final : public DeploymentApi {
   Result<std::string, api::Status> update_deployment_status(const json::object& d) override {
     actions.push_back("update deployments/status");
     if (auto e = injected("update deployments/status")) return fail(*e);
-    status_writes.push_back(d);
-    json::object written = d;
+    status_writes.push_back(kept(d));
+    json::object written = kept(d);
     const std::string key = meta_string(d, "namespace") + "/" + meta_string(d, "name");
     if (auto current = deployment(key)) {
       if (auto c = conflict(*current, d, "deployments")) return fail(*c);
@@ -162,8 +162,8 @@ class FakeCluster final : public DeploymentApi {
                                                        const json::object& rs) override {
     actions.push_back("create replicasets");
     if (auto e = injected("create replicasets")) return fail(*e);
-    created_replica_sets.push_back(rs);
-    json::object written = rs;
+    created_replica_sets.push_back(kept(rs));
+    json::object written = kept(rs);
     const std::string name = meta_string(rs, "name");
     if (replica_set(std::string(namespace_) + "/" + name)) {
       return fail(api::already_exists({"apps", "replicasets"}, name));
@@ -180,8 +180,8 @@ class FakeCluster final : public DeploymentApi {
   Result<json::object, api::Status> update_replica_set(const json::object& rs) override {
     actions.push_back("update replicasets");
     if (auto e = injected("update replicasets")) return fail(*e);
-    updated_replica_sets.push_back(rs);
-    json::object written = rs;
+    updated_replica_sets.push_back(kept(rs));
+    json::object written = kept(rs);
     const std::string key = meta_string(rs, "namespace") + "/" + meta_string(rs, "name");
     if (auto current = replica_set(key)) {
       if (auto c = conflict(*current, rs, "replicasets")) return fail(*c);
@@ -252,6 +252,10 @@ class FakeCluster final : public DeploymentApi {
     ASSERT_TRUE(cached.ok()) << cached.error();
     indexer.add(*cached);
   }
+  // A copy in the default memory: what the syncer passes may live in its
+  // sync's arena, which is gone when the sync returns.
+  static json::object kept(const json::object& o) { return json::object(o, json::storage_ptr()); }
+
   static std::optional<json::object> get(const cache::Indexer& indexer, std::string_view key) {
     const cache::ObjectPtr o = indexer.get_by_key(key);
     if (o == nullptr) return std::nullopt;
