@@ -37,8 +37,8 @@ struct SyncState {
   std::unique_ptr<json::monotonic_resource> arena = std::make_unique<json::monotonic_resource>();
 
   std::string key;  // "namespace/name"
-  // The Deployment as this sync last wrote (or read) it; in the arena, so
-  // that a copy decoded into storage() moves in without a copy.
+  // The Deployment as this sync last wrote (or read) it. In the arena, so
+  // that the object decoded into storage() is moved in, not copied.
   json::object deployment{storage()};
   DeploymentView d;
   ReplicaSetPool pool;
