@@ -71,19 +71,14 @@ class BlockingSocket {
     ec = {};
     return count == 0 ? 0 : send(iov.data(), count, ec);
   }
+  // The throwing forms Asio's SyncReadStream and SyncWriteStream require.
   template <class MutableBuffers>
   std::size_t read_some(const MutableBuffers& buffers) {
-    boost::system::error_code ec;
-    const std::size_t n = read_some(buffers, ec);
-    if (ec) throw boost::system::system_error(ec);
-    return n;
+    return or_throw([&](boost::system::error_code& ec) { return read_some(buffers, ec); });
   }
   template <class ConstBuffers>
   std::size_t write_some(const ConstBuffers& buffers) {
-    boost::system::error_code ec;
-    const std::size_t n = write_some(buffers, ec);
-    if (ec) throw boost::system::system_error(ec);
-    return n;
+    return or_throw([&](boost::system::error_code& ec) { return write_some(buffers, ec); });
   }
 
   template <class MutableBuffers, class Handler>
@@ -97,6 +92,14 @@ class BlockingSocket {
 
  private:
   static constexpr std::size_t kMaxIovecs = 16;
+
+  template <class Op>
+  static std::size_t or_throw(Op&& op) {
+    boost::system::error_code ec;
+    const std::size_t n = op(ec);
+    if (ec) throw boost::system::system_error(ec);
+    return n;
+  }
 
   std::size_t receive(void* data, std::size_t size, boost::system::error_code& ec);
   std::size_t send(const iovec* iov, std::size_t count, boost::system::error_code& ec);
