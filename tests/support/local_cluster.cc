@@ -6,7 +6,6 @@
 #include <iostream>
 #include <regex>
 #include <stdexcept>
-#include <thread>
 
 namespace kcm::e2e {
 
@@ -122,16 +121,6 @@ std::vector<std::string> bundled_kubectl_versions() {
     if (std::filesystem::exists(dir + "/kubectl." + v)) out.push_back(v);
   }
   return out;
-}
-
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
-                std::chrono::milliseconds interval) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (true) {
-    if (condition()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(interval);
-  }
 }
 
 std::string describe(const CommandResult& r) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eventually.h"
 #include "subprocess.h"
 
 namespace kcm::e2e {
@@ -71,10 +72,12 @@ std::string versioned_kubectl(const std::string& minor);
 // The bundled client versions present on this machine (e.g. "1.27" ... "1.33").
 std::vector<std::string> bundled_kubectl_versions();
 
-// Polls `condition` until it holds or `timeout` passes.
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds timeout = std::chrono::seconds(20),
-                std::chrono::milliseconds interval = std::chrono::milliseconds(100));
+// test_support::eventually at the pace of a test that runs processes.
+inline bool eventually(const std::function<bool()>& condition,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(20),
+                       std::chrono::milliseconds interval = std::chrono::milliseconds(100)) {
+  return test_support::eventually(condition, timeout, interval);
+}
 
 // Formats a command result for assertion messages.
 std::string describe(const CommandResult& r);

@@ -2,27 +2,17 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
-#include <functional>
+#include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cache/cached_object.h"
+#include "eventually.h"
 #include "fake_api_server.h"
 
 namespace kcm::cache::testing {
 
-// Polls `pred` every millisecond for up to `timeout`.
-inline bool eventually(const std::function<bool()>& pred,
-                       std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return pred();
-}
+using test_support::eventually;
 
 inline ObjectPtr cached(const std::string& ns, const std::string& name, const std::string& rv = "1",
                         const std::map<std::string, std::string>& labels = {}) {

@@ -8,10 +8,13 @@
 #include <mutex>
 #include <thread>
 
+#include "eventually.h"
+
 namespace kcm::controller {
 namespace {
 
 using std::chrono::milliseconds;
+using test_support::eventually;
 
 // A queue of `pending` anonymous items: process_next blocks while it is empty
 // and returns false once it is shut down and drained, as a workqueue's get().
@@ -42,15 +45,6 @@ struct CountingWorkQueue {
     return processed;
   }
 };
-
-bool eventually(const std::function<bool()>& condition) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(milliseconds(5));
-  }
-  return true;
-}
 
 TEST(RunWorkersTest, WorkersStartAfterTheCachesSyncAndEndAfterShutDown) {
   CountingWorkQueue queue;

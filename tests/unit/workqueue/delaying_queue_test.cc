@@ -7,14 +7,14 @@
 #include <thread>
 #include <vector>
 
-#include "test_util.h"
+#include "eventually.h"
 #include "workqueue/clock.h"
 
 namespace kcm::workqueue {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::wait_for;
+using test_support::eventually;
 
 struct DelayingFixture {
   std::shared_ptr<FakeClock> clock = std::make_shared<FakeClock>();
@@ -22,7 +22,7 @@ struct DelayingFixture {
 
   // The waiter thread has seen the latest step and parked again.
   void settle() {
-    ASSERT_TRUE(wait_for([&] { return clock->waiters() > 0; }));
+    ASSERT_TRUE(eventually([&] { return clock->waiters() > 0; }));
   }
 };
 
@@ -33,7 +33,7 @@ TEST(DelayingQueueTest, Simple) {
   EXPECT_EQ(f.q.len(), 0u);
 
   f.clock->step(60ms);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 1; }));
   EXPECT_EQ(f.q.waiting_len(), 0u);
   const auto item = f.q.get();
   ASSERT_TRUE(item);
@@ -55,7 +55,7 @@ TEST(DelayingQueueTest, NotReadyBeforeItsTime) {
   std::this_thread::sleep_for(20ms);
   EXPECT_EQ(f.q.len(), 0u);
   f.clock->step(1ms);  // exactly ready
-  EXPECT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  EXPECT_TRUE(eventually([&] { return f.q.len() == 1; }));
 }
 
 TEST(DelayingQueueTest, Deduping) {
@@ -68,7 +68,7 @@ TEST(DelayingQueueTest, Deduping) {
   EXPECT_EQ(f.q.len(), 0u);
 
   f.clock->step(60ms);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 1; }));
   EXPECT_EQ(f.q.waiting_len(), 0u);
   auto item = f.q.get();
   f.q.done(*item);
@@ -88,7 +88,7 @@ TEST(DelayingQueueTest, Deduping) {
   EXPECT_EQ(f.q.len(), 0u);
 
   f.clock->step(40ms);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 1; }));
   EXPECT_EQ(f.q.waiting_len(), 0u);
   item = f.q.get();
   f.q.done(*item);
@@ -107,18 +107,18 @@ TEST(DelayingQueueTest, AddTwoFireEarly) {
   EXPECT_EQ(f.q.len(), 0u);
 
   f.clock->step(60ms);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 1; }));
   EXPECT_EQ(f.q.waiting_len(), 1u);
   EXPECT_EQ(*f.q.get(), "bar");
 
   f.q.add_after("baz", 2s);
   f.clock->step(1s);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 1; }));
   EXPECT_EQ(f.q.waiting_len(), 1u);
   EXPECT_EQ(*f.q.get(), "foo");
 
   f.clock->step(2s);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 1; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 1; }));
   EXPECT_EQ(f.q.waiting_len(), 0u);
   EXPECT_EQ(*f.q.get(), "baz");
 }
@@ -132,7 +132,7 @@ TEST(DelayingQueueTest, CopyShifting) {
   EXPECT_EQ(f.q.len(), 0u);
 
   f.clock->step(2s);
-  ASSERT_TRUE(wait_for([&] { return f.q.len() == 3; }));
+  ASSERT_TRUE(eventually([&] { return f.q.len() == 3; }));
   EXPECT_EQ(f.q.waiting_len(), 0u);
   EXPECT_EQ(*f.q.get(), "baz");
   EXPECT_EQ(*f.q.get(), "bar");
@@ -242,7 +242,7 @@ TEST(DelayingQueueTest, ConcurrentAddAfterAndWorkers) {
     t.join();
   EXPECT_EQ(f.q.waiting_len(), static_cast<std::size_t>(kItems));
   f.clock->step(100ms);
-  ASSERT_TRUE(wait_for([&] { return processed.load() == kItems; }));
+  ASSERT_TRUE(eventually([&] { return processed.load() == kItems; }));
   f.q.shut_down();
   for (auto& t : workers)
     t.join();

@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "eventually.h"
 #include "metrics/registry.h"
-#include "test_util.h"
 #include "workqueue/clock.h"
 #include "workqueue/delaying_queue.h"
 #include "workqueue/prometheus_metrics.h"
@@ -13,7 +13,7 @@ namespace kcm::workqueue {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::wait_for;
+using test_support::eventually;
 
 // The sample of family `name` labelled name=<queue>; for histograms, the count.
 std::optional<double> sample(const metrics::Registry& registry, const std::string& family,
@@ -74,7 +74,7 @@ TEST(WorkqueueMetricsTest, QueueMetricsFollowUpstream) {
 
   // The periodic tick reports the in-flight item's age.
   f.clock->step(2s);
-  ASSERT_TRUE(wait_for([&] {
+  ASSERT_TRUE(eventually([&] {
     return sample(f.registry, "workqueue_longest_running_processor_seconds", "test") == 2.0;
   }));
   EXPECT_EQ(sample(f.registry, "workqueue_unfinished_work_seconds", "test"), 2.0);
@@ -84,7 +84,7 @@ TEST(WorkqueueMetricsTest, QueueMetricsFollowUpstream) {
   EXPECT_EQ(histogram_sum(f.registry, "workqueue_work_duration_seconds", "test"), 2.0);
 
   f.clock->step(500ms);
-  ASSERT_TRUE(wait_for([&] {
+  ASSERT_TRUE(eventually([&] {
     return sample(f.registry, "workqueue_longest_running_processor_seconds", "test") == 0.0;
   }));
   EXPECT_EQ(sample(f.registry, "workqueue_unfinished_work_seconds", "test"), 0.0);

@@ -10,13 +10,13 @@
 #include <thread>
 #include <vector>
 
-#include "test_util.h"
+#include "eventually.h"
 
 namespace kcm::workqueue {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::wait_for;
+using test_support::eventually;
 
 // Records which items are being processed, failing on any overlap.
 class InFlight {
@@ -119,7 +119,7 @@ TEST_P(QueueShutdownTest, AddWhileProcessing) {
     t.join();
   // Let the re-adds happen before shutting down (upstream does not wait; we
   // do, to be able to assert every item ran at least twice).
-  ASSERT_TRUE(wait_for([&] {
+  ASSERT_TRUE(eventually([&] {
     std::lock_guard lock(counts_mu);
     if (processed.size() != 50) return false;
     for (const auto& [item, n] : processed) {
@@ -201,7 +201,7 @@ TEST(QueueTest, GetBlocksUntilAddOrShutdown) {
   std::this_thread::sleep_for(20ms);
   EXPECT_EQ(got.load(), 0);
   q.add("x");
-  EXPECT_TRUE(wait_for([&] { return got.load() == 1; }));
+  EXPECT_TRUE(eventually([&] { return got.load() == 1; }));
   q.shut_down();
   worker.join();
 }

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "test_util.h"
+#include "eventually.h"
 #include "workqueue/clock.h"
 #include "workqueue/rate_limiters.h"
 
@@ -12,7 +12,7 @@ namespace kcm::workqueue {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::wait_for;
+using test_support::eventually;
 
 TEST(RateLimitingQueueTest, DelaysFollowTheLimiter) {
   auto clock = std::make_shared<FakeClock>();
@@ -32,7 +32,7 @@ TEST(RateLimitingQueueTest, DelaysFollowTheLimiter) {
   queue.add_rate_limited("two");
   EXPECT_EQ(delay_of("two"), 1ms);
   clock->step(1ms);
-  ASSERT_TRUE(wait_for([&] { return queue.len() == 2; }));
+  ASSERT_TRUE(eventually([&] { return queue.len() == 2; }));
   queue.add_rate_limited("two");
   EXPECT_EQ(delay_of("two"), 2ms);
 
@@ -51,7 +51,7 @@ TEST(RateLimitingQueueTest, ControllerWorkerLoop) {
   queue.add("ns/a");
   // Fail twice, then succeed: the usual sync loop.
   for (int attempt = 0; attempt < 3; ++attempt) {
-    ASSERT_TRUE(wait_for([&] { return queue.len() == 1; })) << attempt;
+    ASSERT_TRUE(eventually([&] { return queue.len() == 1; })) << attempt;
     const auto key = queue.get();
     ASSERT_TRUE(key);
     if (attempt < 2) {

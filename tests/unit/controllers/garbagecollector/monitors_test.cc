@@ -16,6 +16,7 @@
 
 #include "cache/informer_factory.h"
 #include "controllers/garbagecollector/garbage_collector.h"
+#include "eventually.h"
 #include "gc_fixtures.h"
 
 namespace kcm::controllers::garbagecollector {
@@ -23,6 +24,7 @@ namespace {
 
 using namespace fixtures;  // NOLINT(google-build-using-namespace)
 using namespace std::chrono_literals;
+using test_support::eventually;
 
 // Lists fixed items, then streams whatever push() sends until stopped.
 class ScriptedListerWatcher final : public cache::ListerWatcher {
@@ -130,15 +132,6 @@ cache::SharedInformerFactoryOptions quiet() {
   o.informer.reflector.backoff.cap = 5ms;
   o.informer.reflector.watch_error_handler = [](const api::Status&) {};
   return o;
-}
-
-template <typename Pred>
-bool eventually(Pred pred) {
-  for (int i = 0; i < 500; ++i) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
 }
 
 const api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};

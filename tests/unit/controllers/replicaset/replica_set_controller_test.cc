@@ -14,12 +14,14 @@
 
 #include "api/time.h"
 #include "controller/cached_pod.h"
+#include "eventually.h"
 #include "fakes.h"
 
 namespace kcm::controllers::replicaset {
 namespace {
 
 using namespace std::chrono_literals;
+using test_support::eventually;
 using testing::FakePodControl;
 using testing::FakeReplicaSetClient;
 using testing::FakeResource;
@@ -115,15 +117,6 @@ json::value make_pod(const PodSpec& s) {
                       {"metadata", std::move(meta)},
                       {"spec", std::move(spec)},
                       {"status", std::move(status)}};
-}
-
-bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(1ms);
-  }
-  return pred();
 }
 
 class ReplicaSetControllerTest : public ::testing::Test {

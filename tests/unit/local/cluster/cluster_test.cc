@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "eventually.h"
 #include "local/apiserver/rest_store.h"
 
 namespace kcm::local::cluster {
@@ -16,6 +17,7 @@ namespace {
 namespace json = boost::json;
 using apiserver::WriteResult;
 using namespace std::chrono_literals;
+using test_support::eventually;
 
 class ClusterTest : public ::testing::Test {
  protected:
@@ -66,15 +68,6 @@ class ClusterTest : public ::testing::Test {
     for (const auto& item : r->items)
       out.push_back(json::parse(item->json).as_object());
     return out;
-  }
-
-  static bool eventually(const std::function<bool()>& f, std::chrono::milliseconds timeout = 10s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (f()) return true;
-      std::this_thread::sleep_for(20ms);
-    }
-    return f();
   }
 
   static std::string condition(const json::object& pod, std::string_view type,
