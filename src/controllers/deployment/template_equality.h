@@ -15,14 +15,14 @@ namespace json = api::json;
 // apps.DefaultDeploymentUniqueLabelKey.
 inline constexpr std::string_view kPodTemplateHashLabel = "pod-template-hash";
 
-// apiequality.Semantic.DeepEqual over JSON as the decoded Go structs compare:
-// absent, null and empty values (0, false, "", [], {}) are alike, numbers
-// compare by value, and the values of resource maps (limits, requests,
-// overhead) and sizeLimit members compare as quantities.
-bool semantic_equal(const json::value& a, const json::value& b);
+// apiequality.Semantic.DeepEqual of two PodTemplateSpecs, as the decoded Go
+// structs compare (api/schema/semantic_equal.h): a field set to its zero
+// value equals an absent one unless the field is a pointer, nil and empty
+// lists and maps are alike, quantities compare by value.
+bool equal_pod_templates(const json::value& a, const json::value& b);
 
-// EqualIgnoreHash: semantic equality of two PodTemplateSpecs with the
-// pod-template-hash label removed from both (the inputs are not modified).
+// EqualIgnoreHash: equal_pod_templates with the pod-template-hash label
+// removed from both (the inputs are not modified).
 bool equal_ignore_hash(const json::value& template_a, const json::value& template_b);
 
 }  // namespace kcm::controllers::deployment

@@ -54,7 +54,7 @@ bool erase_hash_then_compare(json::value a, json::value b) {
       (*meta)["labels"].as_object().erase(kPodTemplateHashLabel);
     }
   }
-  return semantic_equal(a, b);
+  return equal_pod_templates(a, b);
 }
 
 TEST(ReplicaSets, EqualIgnoreHashAgreesWithErasingTheLabelFromCopies) {
@@ -90,28 +90,80 @@ TEST(ReplicaSets, EqualIgnoreHashAgreesWithErasingTheLabelFromCopies) {
   }
 }
 
-TEST(ReplicaSets, SemanticEquality) {
-  const auto parse = [](std::string_view s) {
-    std::string error;
-    auto v = api::parse_json(s, &error);
-    EXPECT_TRUE(v.has_value()) << error;
-    return v.value_or(json::value());
+// Semantic.DeepEqual of PodTemplateSpecs, as the decoded Go structs compare.
+TEST(ReplicaSets, PodTemplatesCompareAsTheirGoStructs) {
+  struct Case {
+    const char* name;
+    const char* a;
+    const char* b;
+    bool equal;
   };
-  // Absent, null and empty are alike.
-  EXPECT_TRUE(semantic_equal(parse(R"({"a":{},"b":[],"c":null,"d":0,"e":""})"), parse("{}")));
-  EXPECT_FALSE(semantic_equal(parse(R"({"a":1})"), parse("{}")));
-  EXPECT_TRUE(semantic_equal(parse(R"({"a":1.0})"), parse(R"({"a":1})")));
-  // Quantities compare by value where the API has quantities.
-  EXPECT_TRUE(semantic_equal(parse(R"({"resources":{"limits":{"cpu":"1000m","memory":"1Gi"}}})"),
-                             parse(R"({"resources":{"limits":{"cpu":"1","memory":"1024Mi"}}})")));
-  EXPECT_TRUE(semantic_equal(parse(R"({"emptyDir":{"sizeLimit":"1Gi"}})"),
-                             parse(R"({"emptyDir":{"sizeLimit":"1024Mi"}})")));
-  // ... and nowhere else.
-  EXPECT_FALSE(semantic_equal(parse(R"({"env":[{"name":"x","value":"1000m"}]})"),
-                              parse(R"({"env":[{"name":"x","value":"1"}]})")));
-  EXPECT_FALSE(semantic_equal(parse(R"({"resources":{"limits":{"cpu":"2"}}})"),
-                              parse(R"({"resources":{"limits":{"cpu":"1"}}})")));
-  EXPECT_FALSE(semantic_equal(parse("[1,2]"), parse("[2,1]")));
+  const Case cases[] = {
+      // A plain (non-pointer) field set to its zero value decodes as if absent.
+      {"bool zero", R"({"spec":{"containers":[{"name":"a","stdin":false}]}})",
+       R"({"spec":{"containers":[{"name":"a"}]}})", true},
+      {"string zero", R"({"spec":{"containers":[{"name":"a","image":""}]}})",
+       R"({"spec":{"containers":[{"name":"a"}]}})", true},
+      {"struct value zero", R"({"spec":{"containers":[{"name":"a","resources":{}}]}})",
+       R"({"spec":{"containers":[{"name":"a"}]}})", true},
+      {"null member", R"({"spec":{"nodeSelector":null,"hostname":null}})", R"({"spec":{}})", true},
+      // A pointer set to a zero value is not nil.
+      {"*bool false", R"({"spec":{"automountServiceAccountToken":false}})", R"({"spec":{}})",
+       false},
+      {"*int64 zero", R"({"spec":{"terminationGracePeriodSeconds":0}})", R"({"spec":{}})", false},
+      {"pointer to an empty struct",
+       R"({"spec":{"containers":[{"name":"a","securityContext":{}}]}})",
+       R"({"spec":{"containers":[{"name":"a"}]}})", false},
+      {"a *bool added to a set struct",
+       R"({"spec":{"containers":[{"name":"a","securityContext":{"runAsNonRoot":true,"allowPrivilegeEscalation":false}}]}})",
+       R"({"spec":{"containers":[{"name":"a","securityContext":{"runAsNonRoot":true}}]}})", false},
+      {"*int64 zero inside a set struct", R"({"spec":{"securityContext":{"runAsUser":0}}})",
+       R"({"spec":{"securityContext":{}}})", false},
+      {"the same pointers", R"({"spec":{"terminationGracePeriodSeconds":30}})",
+       R"({"spec":{"terminationGracePeriodSeconds":30.0}})", true},
+      // Nil and empty lists and maps are alike; map entries are not.
+      {"empty list", R"({"spec":{"volumes":[],"containers":[]}})", R"({"spec":{}})", true},
+      {"empty map", R"({"metadata":{"labels":{}},"spec":{"nodeSelector":{}}})", R"({})", true},
+      {"map entry with an empty value", R"({"metadata":{"labels":{"foo":""}}})", R"({})", false},
+      {"map keys differ", R"({"metadata":{"labels":{"x":""}}})",
+       R"({"metadata":{"labels":{"y":""}}})", false},
+      {"list order", R"({"spec":{"containers":[{"name":"a"},{"name":"b"}]}})",
+       R"({"spec":{"containers":[{"name":"b"},{"name":"a"}]}})", false},
+      // Quantities compare by value wherever the type has one, and nowhere else.
+      {"resource limits",
+       R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1000m","memory":"1Gi"}}}]}})",
+       R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1","memory":"1024Mi"}}}]}})",
+       true},
+      {"different limits",
+       R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"2"}}}]}})",
+       R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1"}}}]}})", false},
+      {"sizeLimit", R"({"spec":{"volumes":[{"name":"v","emptyDir":{"sizeLimit":"1Gi"}}]}})",
+       R"({"spec":{"volumes":[{"name":"v","emptyDir":{"sizeLimit":"1024Mi"}}]}})", true},
+      {"divisor",
+       R"({"spec":{"containers":[{"name":"a","env":[{"name":"m","valueFrom":{"resourceFieldRef":{"resource":"limits.memory","divisor":"1Mi"}}}]}]}})",
+       R"({"spec":{"containers":[{"name":"a","env":[{"name":"m","valueFrom":{"resourceFieldRef":{"resource":"limits.memory","divisor":"1048576"}}}]}]}})",
+       true},
+      {"a string that looks like a quantity",
+       R"({"spec":{"containers":[{"name":"a","env":[{"name":"x","value":"1000m"}]}]}})",
+       R"({"spec":{"containers":[{"name":"a","env":[{"name":"x","value":"1"}]}]}})", false},
+      // An int-or-string keeps its kind.
+      {"int-or-string kinds",
+       R"({"spec":{"containers":[{"name":"a","livenessProbe":{"httpGet":{"port":80}}}]}})",
+       R"({"spec":{"containers":[{"name":"a","livenessProbe":{"httpGet":{"port":"80"}}}]}})",
+       false},
+      // Members the definitions don't know compare as JSON.
+      {"unknown member, same", R"({"spec":{"futureField":{"a":1}}})",
+       R"({"spec":{"futureField":{"a":1.0}}})", true},
+      {"unknown member set to a zero value", R"({"spec":{"futureField":false}})", R"({"spec":{}})",
+       false},
+      {"unknown member null", R"({"spec":{"futureField":null}})", R"({"spec":{}})", true},
+  };
+  for (const Case& c : cases) {
+    const json::value a = json::parse(c.a);
+    const json::value b = json::parse(c.b);
+    EXPECT_EQ(equal_pod_templates(a, b), c.equal) << c.name;
+    EXPECT_EQ(equal_pod_templates(b, a), c.equal) << c.name << " (reversed)";
+  }
 }
 
 // Template identity in find_new_old_replica_sets.json.
