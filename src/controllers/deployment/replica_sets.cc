@@ -87,7 +87,7 @@ OldReplicaSets find_old_replica_sets(const json::value& deployment_template,
   return out;
 }
 
-const ReplicaSetInfo* find_active_or_latest(const ReplicaSetInfo* new_rs, ReplicaSetList old_rss) {
+const ReplicaSetInfo* find_active_or_latest(const ReplicaSetInfo* new_rs, ReplicaSetList& old_rss) {
   if (new_rs == nullptr && old_rss.empty()) return nullptr;
   std::stable_sort(old_rss.begin(), old_rss.end(),
                    [](const ReplicaSetInfo* a, const ReplicaSetInfo* b) { return newer(*a, *b); });

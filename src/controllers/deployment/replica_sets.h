@@ -44,10 +44,11 @@ struct OldReplicaSets {
 OldReplicaSets find_old_replica_sets(const json::value& deployment_template,
                                      ReplicaSetList& replica_sets);
 
-// FindActiveOrLatest: among old (sorted newest first) + new, the only active
-// RS; with no active RS the new one, else the newest old one; nullptr when
-// several are active (or there are none at all).
-const ReplicaSetInfo* find_active_or_latest(const ReplicaSetInfo* new_rs, ReplicaSetList old_rss);
+// FindActiveOrLatest: sorts `old_rss` newest first (upstream sorts the
+// caller's slice too) and returns, among them and the new RS, the only
+// active RS; with no active RS the new one, else the newest old one; nullptr
+// when several are active (or there are none at all).
+const ReplicaSetInfo* find_active_or_latest(const ReplicaSetInfo* new_rs, ReplicaSetList& old_rss);
 
 // The ReplicaSet getNewReplicaSet creates for `deployment` (its JSON) when
 // no RS has its template:

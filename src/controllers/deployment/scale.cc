@@ -20,8 +20,11 @@ bool is_scaling_event(const DeploymentView& d, const ReplicaSetInfo* new_rs,
 ScaleActions plan_scale(const DeploymentView& d, const ReplicaSetInfo* new_rs,
                         const ReplicaSetList& old_rss) {
   ScaleActions actions;
+  // Upstream's FindActiveOrLatest sorts the old RSs newest first in place,
+  // the order in which a saturated new RS then scales them down.
+  ReplicaSetList old_newest_first = old_rss;
   // At most one active RS: it takes the whole size.
-  if (const ReplicaSetInfo* active = find_active_or_latest(new_rs, old_rss)) {
+  if (const ReplicaSetInfo* active = find_active_or_latest(new_rs, old_newest_first)) {
     if (active->spec_replicas != d.replicas) {
       if (auto a = scale_replica_set_and_record_event(*active, d.replicas, d)) {
         actions.push_back(std::move(*a));
@@ -31,7 +34,7 @@ ScaleActions plan_scale(const DeploymentView& d, const ReplicaSetInfo* new_rs,
   }
   // The new RS is saturated: the old ones should be gone.
   if (is_saturated(d, new_rs)) {
-    for (const ReplicaSetInfo* old : filter_active_replica_sets(old_rss)) {
+    for (const ReplicaSetInfo* old : filter_active_replica_sets(old_newest_first)) {
       if (auto a = scale_replica_set_and_record_event(*old, 0, d)) actions.push_back(std::move(*a));
     }
     return actions;
@@ -43,13 +46,10 @@ ScaleActions plan_scale(const DeploymentView& d, const ReplicaSetInfo* new_rs,
   ReplicaSetList active = filter_active_replica_sets(all);
   const std::int32_t allowed = d.replicas > 0 ? d.replicas + max_surge(d) : 0;
   const std::int32_t to_add = allowed - replica_count(active);
-  std::string operation;
   if (to_add > 0) {
     sort_by_size_newer(active);
-    operation = "up";
   } else if (to_add < 0) {
     sort_by_size_older(active);
-    operation = "down";
   }
   std::vector<std::int32_t> sizes;
   sizes.reserve(active.size());
@@ -65,7 +65,7 @@ ScaleActions plan_scale(const DeploymentView& d, const ReplicaSetInfo* new_rs,
       sizes[0] += to_add - added;
       if (sizes[0] < 0) sizes[0] = 0;
     }
-    if (auto a = scale_replica_set(*active[i], sizes[i], d, operation)) {
+    if (auto a = scale_replica_set(*active[i], sizes[i], d)) {
       actions.push_back(std::move(*a));
     }
   }

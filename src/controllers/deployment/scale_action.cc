@@ -6,19 +6,19 @@
 namespace kcm::controllers::deployment {
 
 std::optional<ScaleAction> scale_replica_set(const ReplicaSetInfo& rs, std::int32_t new_size,
-                                             const DeploymentView& d, std::string operation) {
+                                             const DeploymentView& d) {
   const bool size_change = rs.spec_replicas != new_size;
   const bool annotations_change =
       replicas_annotations_need_update(rs.annotations, d.replicas, d.replicas + max_surge(d));
   if (!size_change && !annotations_change) return std::nullopt;
-  return ScaleAction{&rs, new_size, rs.spec_replicas, std::move(operation)};
+  return ScaleAction{&rs, new_size, rs.spec_replicas};
 }
 
 std::optional<ScaleAction> scale_replica_set_and_record_event(const ReplicaSetInfo& rs,
                                                               std::int32_t new_size,
                                                               const DeploymentView& d) {
   if (rs.spec_replicas == new_size) return std::nullopt;
-  return scale_replica_set(rs, new_size, d, rs.spec_replicas < new_size ? "up" : "down");
+  return scale_replica_set(rs, new_size, d);
 }
 
 json::object scaled_replica_set(const json::object& rs, std::int32_t replicas,

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/json.h"
@@ -17,19 +17,21 @@ struct ScaleAction {
   const ReplicaSetInfo* rs = nullptr;
   std::int32_t replicas = 0;  // the new spec.replicas
   std::int32_t previous = 0;  // spec.replicas before this action
-  std::string operation;      // "up", "down" (or "" in a scale() without size change)
   // The size changes, so a successful update records the ScalingReplicaSet
   // event (scaling_replica_set_message) and counts as "scaled".
   bool size_changed() const { return replicas != previous; }
+  // The event's direction, from this RS's own sizes (upstream since the
+  // "from A to B" wording, proportional scaling included).
+  std::string_view operation() const { return previous < replicas ? "up" : "down"; }
 };
 using ScaleActions = std::vector<ScaleAction>;
 
 // scaleReplicaSet: an action when the size or the replica annotations
 // (replicas, replicas + MaxSurge) need an update; nullopt otherwise.
 std::optional<ScaleAction> scale_replica_set(const ReplicaSetInfo& rs, std::int32_t new_size,
-                                             const DeploymentView& d, std::string operation);
+                                             const DeploymentView& d);
 // scaleReplicaSetAndRecordEvent: nullopt when the size is already right
-// (annotations are then left alone); otherwise an "up" or "down" action.
+// (annotations are then left alone).
 std::optional<ScaleAction> scale_replica_set_and_record_event(const ReplicaSetInfo& rs,
                                                               std::int32_t new_size,
                                                               const DeploymentView& d);

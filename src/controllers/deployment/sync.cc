@@ -167,7 +167,7 @@ Result<DeploymentSyncer::Scaled, api::Status> DeploymentSyncer::scale_replica_se
   if (action.size_changed()) {
     out.scaled = true;
     record_event(s, kEventNormal, kScalingReplicaSetReason,
-                 scaling_replica_set_message(action.operation, out.rs->name, action.replicas,
+                 scaling_replica_set_message(action.operation(), out.rs->name, action.replicas,
                                              action.previous));
   }
   return out;

@@ -113,7 +113,7 @@ TEST(Recreate, ScaleUpNewReplicaSet) {
   const ScaleActions actions = plan_scale_up_new_replica_set_for_recreate(*rs, d);
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].replicas, 3);
-  EXPECT_EQ(actions[0].operation, "up");
+  EXPECT_EQ(actions[0].operation(), "up");
   const ReplicaSetInfo* done = rss.add_compact(json::object{{"name", "done"}, {"specReplicas", 3}});
   EXPECT_TRUE(plan_scale_up_new_replica_set_for_recreate(*done, d).empty());
 }

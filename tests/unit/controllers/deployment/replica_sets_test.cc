@@ -242,12 +242,19 @@ TEST(ReplicaSets, FindActiveOrLatest) {
   const ReplicaSetInfo* old2 = rs("o2", 0, "2024-01-02T00:00:00Z");
   const ReplicaSetInfo* fresh = rs("n", 0, "2024-01-03T00:00:00Z");
   const ReplicaSetInfo* active = rs("act", 3, "2024-01-01T12:00:00Z");
-  EXPECT_EQ(find_active_or_latest(nullptr, {}), nullptr);
-  EXPECT_EQ(find_active_or_latest(fresh, {old1, old2}), fresh);
-  EXPECT_EQ(find_active_or_latest(nullptr, {old1, old2}), old2);  // the newest old
-  EXPECT_EQ(find_active_or_latest(fresh, {old1, active}), active);
+  const auto find = [](const ReplicaSetInfo* new_rs, ReplicaSetList old_rss) {
+    return find_active_or_latest(new_rs, old_rss);
+  };
+  EXPECT_EQ(find(nullptr, {}), nullptr);
+  EXPECT_EQ(find(fresh, {old1, old2}), fresh);
+  EXPECT_EQ(find(nullptr, {old1, old2}), old2);  // the newest old
+  EXPECT_EQ(find(fresh, {old1, active}), active);
   const ReplicaSetInfo* active2 = rs("act2", 1, "2024-01-04T00:00:00Z");
-  EXPECT_EQ(find_active_or_latest(active2, {active}), nullptr);
+  EXPECT_EQ(find(active2, {active}), nullptr);
+  // The caller's list comes back newest first, as upstream's does.
+  ReplicaSetList old_rss = {old1, active, old2};
+  find_active_or_latest(fresh, old_rss);
+  EXPECT_EQ(names_of(old_rss), (std::vector<std::string>{"o2", "act", "o1"}));
 }
 
 TEST(ReplicaSets, NewReplicaSetForTemplate) {

@@ -38,7 +38,7 @@ TEST(Rolling, UpstreamReconcileNewReplicaSet) {
     ASSERT_EQ(got->size(), 1u) << name;
     EXPECT_EQ((*got)[0].rs, new_rs) << name;
     EXPECT_EQ((*got)[0].replicas, want.at("newRSReplicas").as_int64()) << name;
-    EXPECT_EQ((*got)[0].operation, (*got)[0].replicas > new_rs->spec_replicas ? "up" : "down");
+    EXPECT_EQ((*got)[0].operation(), (*got)[0].replicas > new_rs->spec_replicas ? "up" : "down");
   }
 }
 
@@ -66,7 +66,7 @@ TEST(Rolling, UpstreamReconcileOldReplicaSets) {
     EXPECT_EQ(size_after(got->actions, old.front()), want.at("oldRSReplicasAfter").as_int64())
         << name;
     for (const ScaleAction& a : got->actions) {
-      EXPECT_EQ(a.operation, "down") << name;
+      EXPECT_EQ(a.operation(), "down") << name;
       EXPECT_TRUE(a.rs == old.front()) << name;  // actions point at the caller's RSs
     }
   }

@@ -47,18 +47,24 @@ TEST(Scale, UpstreamScale) {
   }
 }
 
+// An RS last scaled by a Deployment of `desired` replicas (max `max`).
+const ReplicaSetInfo* scaled_rs(ReplicaSets& rss, const char* name, std::int64_t spec,
+                                const char* created, const char* desired, const char* max) {
+  return rss.add_compact(json::object{
+      {"name", name},
+      {"specReplicas", spec},
+      {"created", created},
+      {"annotations", json::object{{"deployment.kubernetes.io/desired-replicas", desired},
+                                   {"deployment.kubernetes.io/max-replicas", max}}}});
+}
+
 TEST(Scale, ActionsCarryDirectionAndEventText) {
   json::object c{{"replicas", 8},
                  {"strategy",
                   json::object{{"type", "RollingUpdate"}, {"maxSurge", 0}, {"maxUnavailable", 0}}}};
   ReplicaSets rss;
   const auto rs = [&](const char* n, std::int64_t spec, const char* created) {
-    return rss.add_compact(json::object{
-        {"name", n},
-        {"specReplicas", spec},
-        {"created", created},
-        {"annotations", json::object{{"deployment.kubernetes.io/desired-replicas", "13"},
-                                     {"deployment.kubernetes.io/max-replicas", "13"}}}});
+    return scaled_rs(rss, n, spec, created, "13", "13");
   };
   const ReplicaSetInfo* v3 = rs("foo-v3", 2, "2016-05-20T02:00:00Z");
   const ReplicaSetList old = {rs("foo-v2", 8, "2016-05-20T01:00:00Z"),
@@ -70,8 +76,8 @@ TEST(Scale, ActionsCarryDirectionAndEventText) {
   EXPECT_EQ(actions[1].rs->name, "foo-v1");
   EXPECT_EQ(actions[2].rs->name, "foo-v3");
   for (const ScaleAction& a : actions)
-    EXPECT_EQ(a.operation, "down");
-  EXPECT_EQ(scaling_replica_set_message(actions[0].operation, actions[0].rs->name,
+    EXPECT_EQ(a.operation(), "down");
+  EXPECT_EQ(scaling_replica_set_message(actions[0].operation(), actions[0].rs->name,
                                         actions[0].replicas, actions[0].previous),
             "Scaled down replica set foo-v2 from 8 to 5");
   // The update the controller sends refreshes the replica annotations.
@@ -82,7 +88,9 @@ TEST(Scale, ActionsCarryDirectionAndEventText) {
   EXPECT_EQ(annotations_of(put).at(std::string(kMaxReplicasAnnotation)), "8");
 }
 
-TEST(Scale, SaturatedNewReplicaSetScalesOldToZero) {
+// The old RSs go to zero, newest first: upstream's FindActiveOrLatest sorts
+// them newest first, in place, before this loop.
+TEST(Scale, SaturatedNewReplicaSetScalesOldToZeroNewestFirst) {
   json::object c{{"replicas", 3},
                  {"strategy",
                   json::object{{"type", "RollingUpdate"}, {"maxSurge", 1}, {"maxUnavailable", 0}}}};
@@ -90,16 +98,53 @@ TEST(Scale, SaturatedNewReplicaSetScalesOldToZero) {
   const ReplicaSetInfo* fresh = rss.add_compact(json::object{
       {"name", "new"},
       {"specReplicas", 3},
+      {"created", "2016-05-20T03:00:00Z"},
       {"annotations", json::object{{"deployment.kubernetes.io/desired-replicas", "3"}}},
       {"status", json::object{{"availableReplicas", 3}}}});
-  const ReplicaSetInfo* old = rss.add_compact(json::object{{"name", "old"}, {"specReplicas", 2}});
-  const ReplicaSetInfo* empty =
-      rss.add_compact(json::object{{"name", "empty"}, {"specReplicas", 0}});
-  const ScaleActions actions = plan_scale(deployment_view(c), fresh, {old, empty});
-  ASSERT_EQ(actions.size(), 1u);
+  const auto old = [&](const char* n, std::int64_t spec, const char* created) {
+    return rss.add_compact(json::object{{"name", n}, {"specReplicas", spec}, {"created", created}});
+  };
+  const ReplicaSetInfo* oldest = old("a", 1, "2016-05-20T00:00:00Z");
+  const ReplicaSetInfo* newest = old("c", 2, "2016-05-20T02:00:00Z");
+  const ReplicaSetInfo* empty = old("d", 0, "2016-05-20T02:30:00Z");
+  const ReplicaSetInfo* middle = old("b", 1, "2016-05-20T01:00:00Z");
+  const ScaleActions actions =
+      plan_scale(deployment_view(c), fresh, {oldest, newest, empty, middle});
+  ASSERT_EQ(actions.size(), 3u);  // the empty one is left alone
+  EXPECT_EQ(actions[0].rs, newest);
+  EXPECT_EQ(actions[1].rs, middle);
+  EXPECT_EQ(actions[2].rs, oldest);
+  for (const ScaleAction& a : actions) {
+    EXPECT_EQ(a.replicas, 0);
+    EXPECT_EQ(a.operation(), "down");
+  }
+}
+
+// A proportional scale can grow one RS and shrink another: each event says
+// which way its own RS went (upstream since "from A to B").
+TEST(Scale, EachActionsDirectionIsItsOwn) {
+  // 16 -> 10 replicas, 25 % surge: room for 13, the RSs hold 12, so +1
+  // overall, spread by the max-replicas of the last scale (20).
+  json::object c{
+      {"replicas", 10},
+      {"strategy",
+       json::object{{"type", "RollingUpdate"}, {"maxSurge", "25%"}, {"maxUnavailable", "25%"}}}};
+  ReplicaSets rss;
+  const auto rs = [&](const char* n, std::int64_t spec, const char* created) {
+    return scaled_rs(rss, n, spec, created, "16", "20");
+  };
+  const ReplicaSetInfo* fresh = rs("web-new", 4, "2016-05-20T01:00:00Z");
+  const ReplicaSetInfo* old = rs("web-old", 8, "2016-05-20T00:00:00Z");
+  const ScaleActions actions = plan_scale(deployment_view(c), fresh, {old});
+  ASSERT_EQ(actions.size(), 2u);
   EXPECT_EQ(actions[0].rs, old);
-  EXPECT_EQ(actions[0].replicas, 0);
-  EXPECT_EQ(actions[0].operation, "down");
+  EXPECT_EQ(actions[0].replicas, 10);
+  EXPECT_EQ(actions[0].operation(), "up");
+  EXPECT_EQ(actions[1].rs, fresh);
+  EXPECT_EQ(actions[1].replicas, 3);
+  EXPECT_EQ(actions[1].operation(), "down");
+  EXPECT_EQ(scaling_replica_set_message(actions[1].operation(), "web-new", 3, 4),
+            "Scaled down replica set web-new from 4 to 3");
 }
 
 TEST(Scale, IsScalingEvent) {
