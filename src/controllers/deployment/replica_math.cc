@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "api/int_or_string.h"
 #include "controllers/deployment/annotations.h"
 
 namespace kcm::controllers::deployment {
@@ -125,9 +126,14 @@ Result<std::int32_t> new_rs_new_replicas(const DeploymentView& d, const ReplicaS
 
 bool is_saturated(const DeploymentView& d, const ReplicaSetInfo* rs) {
   if (rs == nullptr) return false;
-  const std::optional<std::int32_t> desired = desired_replicas_annotation(*rs);
-  if (!desired) return false;
-  return rs->spec_replicas == d.replicas && *desired == d.replicas &&
+  // Upstream reads this annotation with strconv.Atoi (a sign is allowed) and
+  // compares it as an int32, where the other readers want a non-negative int32.
+  const auto it = rs->annotations.find(kDesiredReplicasAnnotation);
+  const api::GoAtoiResult desired =
+      api::go_atoi(it != rs->annotations.end() ? std::string_view(it->second) : "");
+  if (!desired.error.empty()) return false;
+  return rs->spec_replicas == d.replicas &&
+         static_cast<std::int32_t>(desired.value) == d.replicas &&
          rs->available_replicas == d.replicas;
 }
 

@@ -169,6 +169,12 @@ TEST(ReplicaMath, IsSaturated) {
   EXPECT_FALSE(is_saturated(d, rss.add_compact(rs_with("1", 1, 0))));
   EXPECT_FALSE(is_saturated(d, rss.add_compact(rs_with("1", 2, 1))));
   EXPECT_FALSE(is_saturated(d, nullptr));
+  // strconv.Atoi, then int32(): a sign is read, and a value past int32 wraps.
+  EXPECT_TRUE(is_saturated(d, rss.add_compact(rs_with("+1", 1, 1))));
+  EXPECT_TRUE(is_saturated(d, rss.add_compact(rs_with("01", 1, 1))));
+  EXPECT_TRUE(is_saturated(d, rss.add_compact(rs_with("4294967297", 1, 1))));  // 2^32 + 1
+  EXPECT_FALSE(is_saturated(d, rss.add_compact(rs_with(" 1", 1, 1))));
+  EXPECT_FALSE(is_saturated(d, rss.add_compact(rs_with("", 1, 1))));
 }
 
 }  // namespace
