@@ -522,6 +522,8 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
   // Always: the status follows pods as they come up or die.
   auto updated = update_status(std::move(rs_value), *view, new_status);
   if (!updated.ok()) return fail(updated.error().message);
+  // A failed manage is retried with backoff; the availability look waits.
+  if (manage_error) return fail(*manage_error);
 
   if (updated->is_object()) {
     auto updated_view = ReplicaSetView::from_json(updated->as_object());
@@ -532,7 +534,6 @@ Result<void> ReplicaSetController::sync(const std::string& key) {
       }
     }
   }
-  if (manage_error) return fail(*manage_error);
   return {};
 }
 

@@ -569,6 +569,19 @@ TEST_F(ReplicaSetControllerTest, RequeuesWhenReadyPodsBecomeAvailableLater) {
   EXPECT_EQ(controller_->queue().waiting_len(), 1u);
 }
 
+// Upstream returns manageReplicas' error before planning the availability
+// look: the rate-limited retry is the only requeue.
+TEST_F(ReplicaSetControllerTest, AFailedManageSkipsTheAvailabilityRequeue) {
+  add_rs({.replicas = 2, .min_ready_seconds = 10});
+  add_pod({.name = "a", .owner = "web", .ready_since = "2024-06-15T11:59:55Z"});
+  pod_control_->create_error = api::forbidden({"", "pods"}, "", "exceeded quota: q");
+  start();
+  drain_queue();
+  ASSERT_FALSE(controller_->sync("default/web").ok());
+  EXPECT_EQ(last_status().at("readyReplicas"), 1);
+  EXPECT_EQ(controller_->queue().waiting_len(), 0u);
+}
+
 TEST_F(ReplicaSetControllerTest, TerminatingReplicasAreCountedOnlyWhenEnabled) {
   add_rs({.replicas = 1});
   add_pod({.name = "a", .owner = "web"});
