@@ -945,6 +945,26 @@ TEST_F(DeploymentTest, RestartRollsANewReplicaSetWithRestartedAt) {
   EXPECT_THAT(pods_of(first.hash), IsEmpty());
 }
 
+// Templates compare as their Go structs (Semantic.DeepEqual): a pointer set
+// to false is not the nil it was, so the change rolls out a new ReplicaSet.
+TEST_F(DeploymentTest, APointerFieldSetToFalseRollsOut) {
+  ok({"create", "deployment", "web", "--image=nginx:1.25", "--replicas=2"});
+  ASSERT_TRUE(rolled_out());
+  const RsInfo first = rs_with_image("nginx:1.25");
+
+  ok({"patch", "deployment/web", "--type=json", "-p",
+      R"([{"op":"add","path":"/spec/template/spec/automountServiceAccountToken","value":false}])"});
+  ASSERT_TRUE(rolled_out());
+  const std::vector<RsInfo> all = replica_sets();
+  ASSERT_EQ(all.size(), 2u) << rs_summary(all);
+  EXPECT_EQ(all[0].name, first.name);
+  EXPECT_EQ(all[0].spec, 0);
+  EXPECT_EQ(all[1].revision, "2");
+  EXPECT_EQ(all[1].spec, 2);
+  EXPECT_EQ(jsonpath("rs/" + all[1].name, "{.spec.template.spec.automountServiceAccountToken}"),
+            "false");
+}
+
 TEST_F(DeploymentTest, ScaleMidRolloutSplitsReplicasProportionally) {
   // 4 replicas, maxSurge 2, maxUnavailable 1; the new template's pods never become ready.
   DeploymentYaml d;
