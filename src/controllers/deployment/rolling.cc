@@ -36,8 +36,8 @@ const ReplicaSetInfo* original_of(const ReplicaSetInfo* rs, const ReplicaSetList
   return rs;
 }
 
-Result<OldReplicaSetsPlan> cleanup_unhealthy(ReplicaSetList& old_rss, const DeploymentView& d,
-                                             std::int32_t max_cleanup, Working& working) {
+OldReplicaSetsPlan cleanup_unhealthy(ReplicaSetList& old_rss, const DeploymentView& d,
+                                     std::int32_t max_cleanup, Working& working) {
   OldReplicaSetsPlan plan;
   sort_by_creation_timestamp(old_rss);
   for (const ReplicaSetInfo*& rs : old_rss) {
@@ -48,7 +48,8 @@ Result<OldReplicaSetsPlan> cleanup_unhealthy(ReplicaSetList& old_rss, const Depl
         std::min(max_cleanup - plan.cleaned_up, rs->spec_replicas - rs->available_replicas);
     const std::int32_t new_size = rs->spec_replicas - count;
     if (new_size > rs->spec_replicas) {
-      return fail(invalid_scale_down("cleaning up unhealthy replicas", *rs, new_size));
+      plan.error = invalid_scale_down("cleaning up unhealthy replicas", *rs, new_size);
+      return plan;
     }
     if (auto a = scale_replica_set_and_record_event(*rs, new_size, d)) {
       plan.actions.push_back(std::move(*a));
@@ -59,8 +60,8 @@ Result<OldReplicaSetsPlan> cleanup_unhealthy(ReplicaSetList& old_rss, const Depl
   return plan;
 }
 
-Result<OldReplicaSetsPlan> scale_down_old(const ReplicaSetList& all_rss, ReplicaSetList old_rss,
-                                          const DeploymentView& d) {
+OldReplicaSetsPlan scale_down_old(const ReplicaSetList& all_rss, ReplicaSetList old_rss,
+                                  const DeploymentView& d) {
   OldReplicaSetsPlan plan;
   const std::int32_t min_available_count = d.replicas - max_unavailable(d);
   const std::int32_t available = available_replica_count(all_rss);
@@ -73,7 +74,8 @@ Result<OldReplicaSetsPlan> scale_down_old(const ReplicaSetList& all_rss, Replica
     const std::int32_t count = std::min(rs->spec_replicas, budget - plan.scaled_down);
     const std::int32_t new_size = rs->spec_replicas - count;
     if (new_size > rs->spec_replicas) {
-      return fail(invalid_scale_down("scaling down old RS", *rs, new_size));
+      plan.error = invalid_scale_down("scaling down old RS", *rs, new_size);
+      return plan;
     }
     if (auto a = scale_replica_set_and_record_event(*rs, new_size, d)) {
       plan.actions.push_back(std::move(*a));
@@ -102,9 +104,9 @@ Result<ScaleActions> plan_reconcile_new_replica_set(const DeploymentView& d,
   return actions;
 }
 
-Result<OldReplicaSetsPlan> plan_cleanup_unhealthy_replicas(const ReplicaSetList& old_rss,
-                                                           const DeploymentView& d,
-                                                           std::int32_t max_cleanup) {
+OldReplicaSetsPlan plan_cleanup_unhealthy_replicas(const ReplicaSetList& old_rss,
+                                                   const DeploymentView& d,
+                                                   std::int32_t max_cleanup) {
   ReplicaSetList sorted = old_rss;
   Working working;
   return cleanup_unhealthy(sorted, d, max_cleanup, working);
@@ -112,15 +114,13 @@ Result<OldReplicaSetsPlan> plan_cleanup_unhealthy_replicas(const ReplicaSetList&
 
 OldReplicaSetsPlan plan_scale_down_old_replica_sets_for_rolling_update(
     const ReplicaSetList& all_rss, const ReplicaSetList& old_rss, const DeploymentView& d) {
-  auto plan = scale_down_old(all_rss, old_rss, d);
-  // The only error needs spec < 0, which validation prevents; report nothing then.
-  return plan.ok() ? std::move(*plan) : OldReplicaSetsPlan{};
+  return scale_down_old(all_rss, old_rss, d);
 }
 
-Result<OldReplicaSetsPlan> plan_reconcile_old_replica_sets(const ReplicaSetList& all_rss,
-                                                           const ReplicaSetList& old_rss,
-                                                           const ReplicaSetInfo& new_rs,
-                                                           const DeploymentView& d) {
+OldReplicaSetsPlan plan_reconcile_old_replica_sets(const ReplicaSetList& all_rss,
+                                                   const ReplicaSetList& old_rss,
+                                                   const ReplicaSetInfo& new_rs,
+                                                   const DeploymentView& d) {
   OldReplicaSetsPlan plan;
   if (replica_count(old_rss) == 0) return plan;  // nothing to scale down
   const std::int32_t all_pods = replica_count(all_rss);
@@ -131,19 +131,18 @@ Result<OldReplicaSetsPlan> plan_reconcile_old_replica_sets(const ReplicaSetList&
 
   Working working;
   ReplicaSetList old = old_rss;
-  auto cleanup = cleanup_unhealthy(old, d, max_scaled_down, working);
-  if (!cleanup.ok()) return fail(cleanup.error());
-  plan = std::move(*cleanup);
+  plan = cleanup_unhealthy(old, d, max_scaled_down, working);
+  if (plan.error) return plan;
 
   ReplicaSetList all = old;
   all.push_back(&new_rs);
-  auto down = scale_down_old(all, old, d);
-  if (!down.ok()) return fail(down.error());
-  for (ScaleAction& a : down->actions) {
+  OldReplicaSetsPlan down = scale_down_old(all, old, d);
+  for (ScaleAction& a : down.actions) {
     a.rs = original_of(a.rs, old_rss);
     plan.actions.push_back(std::move(a));
   }
-  plan.scaled_down = down->scaled_down;
+  plan.scaled_down = down.scaled_down;
+  plan.error = std::move(down.error);
   return plan;
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "api/result.h"
 #include "controllers/deployment/scale_action.h"
@@ -24,18 +26,23 @@ struct OldReplicaSetsPlan {
   ScaleActions actions;
   std::int32_t cleaned_up = 0;   // unhealthy replicas removed
   std::int32_t scaled_down = 0;  // healthy replicas removed
-  // reconcileOldReplicaSets' result: some replica was removed.
-  bool scaled() const { return cleaned_up + scaled_down > 0; }
+  // Set when a step stopped at an RS it could not size (more available than
+  // spec replicas: a stale status). Upstream has updated the RSs before it by
+  // then, so `actions` holds those and is still applied; nothing after it is.
+  std::optional<std::string> error;
+  // reconcileOldReplicaSets' result: some replica was removed, without error.
+  bool scaled() const { return !error && cleaned_up + scaled_down > 0; }
 };
 
 // cleanupUnhealthyReplicas: old RSs oldest first, while fewer than
 // max_cleanup were removed: each RS with spec > available loses
 // min(max_cleanup - removed, spec - available). An RS with more available
 // than spec replicas is the error "when cleaning up unhealthy replicas, got
-// invalid request to scale down <ns>/<name> <spec> -> <new>".
-Result<OldReplicaSetsPlan> plan_cleanup_unhealthy_replicas(const ReplicaSetList& old_rss,
-                                                           const DeploymentView& d,
-                                                           std::int32_t max_cleanup);
+// invalid request to scale down <ns>/<name> <spec> -> <new>", after the
+// actions for the RSs before it.
+OldReplicaSetsPlan plan_cleanup_unhealthy_replicas(const ReplicaSetList& old_rss,
+                                                   const DeploymentView& d,
+                                                   std::int32_t max_cleanup);
 
 // scaleDownOldReplicaSetsForRollingUpdate: when the available pods of
 // all_rss exceed replicas - MaxUnavailable, remove that excess from the old
@@ -47,11 +54,11 @@ OldReplicaSetsPlan plan_scale_down_old_replica_sets_for_rolling_update(
 // sum(spec of all) - minAvailable - (new spec - new available) > 0, the
 // clean-up of that many unhealthy old replicas followed by the healthy
 // scale-down (computed on the sizes after the clean-up). Upstream swallows
-// errors of either step (reporting "not scaled"); the executor should do
-// the same for a failed update.
-Result<OldReplicaSetsPlan> plan_reconcile_old_replica_sets(const ReplicaSetList& all_rss,
-                                                           const ReplicaSetList& old_rss,
-                                                           const ReplicaSetInfo& new_rs,
-                                                           const DeploymentView& d);
+// errors of either step (reporting "not scaled") and keeps the updates made
+// before them; the executor should do the same for a failed update.
+OldReplicaSetsPlan plan_reconcile_old_replica_sets(const ReplicaSetList& all_rss,
+                                                   const ReplicaSetList& old_rss,
+                                                   const ReplicaSetInfo& new_rs,
+                                                   const DeploymentView& d);
 
 }  // namespace kcm::controllers::deployment

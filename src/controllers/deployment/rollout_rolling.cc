@@ -45,14 +45,10 @@ Result<bool, api::Status> DeploymentSyncer::reconcile_new_replica_set(
 bool DeploymentSyncer::reconcile_old_replica_sets(SyncState& s, const ReplicaSetList& all_rss,
                                                   const ReplicaSetList& old_rss,
                                                   const ReplicaSetInfo& new_rs) {
-  auto plan = plan_reconcile_old_replica_sets(all_rss, old_rss, new_rs, s.d);
+  const OldReplicaSetsPlan plan = plan_reconcile_old_replica_sets(all_rss, old_rss, new_rs, s.d);
   // Upstream reports a failed clean-up or scale-down as "nothing scaled"
-  // and goes on to write the status.
-  if (!plan.ok()) {
-    if (log::v(4)) log::info("Cannot scale down old replica sets", {{"err", plan.error()}});
-    return false;
-  }
-  auto applied = apply_scale_actions(s, plan->actions);
+  // and goes on to write the status; the updates sent before the failure stay.
+  auto applied = apply_scale_actions(s, plan.actions);
   if (!applied.ok()) {
     if (log::v(4)) {
       log::info("Failed to scale down old replica sets",
@@ -60,7 +56,11 @@ bool DeploymentSyncer::reconcile_old_replica_sets(SyncState& s, const ReplicaSet
     }
     return false;
   }
-  return plan->scaled();
+  if (plan.error) {
+    if (log::v(4)) log::info("Cannot scale down old replica sets", {{"err", *plan.error}});
+    return false;
+  }
+  return plan.scaled();
 }
 
 }  // namespace kcm::controllers::deployment
