@@ -211,4 +211,8 @@ bool semantic_equal(const json::value& a, const json::value& b, const Type& type
   return equal_struct(&a, &b, type, ignored);
 }
 
+bool semantic_equal(const json::value* a, const json::value* b, const Field& field) {
+  return equal_field(a, b, field, {});
+}
+
 }  // namespace kcm::api::schema

@@ -31,4 +31,8 @@ using IgnoredPath = std::span<const std::string_view>;
 bool semantic_equal(const json::value& a, const json::value& b, const Type& type,
                     IgnoredPath ignored = {});
 
+// The values of one field of a struct (nullptr: the member is absent), as
+// the struct's comparison compares that member.
+bool semantic_equal(const json::value* a, const json::value* b, const Field& field);
+
 }  // namespace kcm::api::schema

@@ -158,7 +158,7 @@ void validate_selector_immutable(const json::object& obj, const json::object& ol
   const json::value* now = member(member_or_empty(obj, "spec"), "selector");
   const json::value* before = member(member_or_empty(old, "spec"), "selector");
   if ((now == nullptr) == (before == nullptr) &&
-      (now == nullptr || semantic_equal(*now, *before))) {
+      (now == nullptr || semantic_equal(*now, *before, builtin_type("meta/v1", "LabelSelector")))) {
     return;
   }
   if (now == nullptr) {

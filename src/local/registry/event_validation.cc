@@ -133,7 +133,8 @@ api::FieldErrors validate_event_update(const json::object& event, const json::ob
   Errs errs = legacy_validate(event, k);
   if (api == EventApi::kCoreV1) return errs;
   validate_kube_finalizer_names(event, errs);
-  if (!semantic_equal(event.if_contains("series"), old.if_contains("series"))) {
+  const api::schema::Type& events_event = builtin_type("events.k8s.io/v1", "Event");
+  if (!equal_member(event, old, "series", events_event)) {
     validate_series(event, errs);
   }
   // Upstream checks "reason" twice; both errors are kept.
@@ -156,7 +157,7 @@ api::FieldErrors validate_event_update(const json::object& event, const json::ob
   for (const auto& [key, path] : immutables) {
     const json::value* now = event.if_contains(key);
     const json::value* before = old.if_contains(key);
-    if (!semantic_equal(now, before)) {
+    if (!equal_member(now, before, key, events_event)) {
       errs.push_back(api::invalid(std::string(path), now != nullptr ? *now : json::value(""),
                                   std::string(kFieldImmutableErrorMsg)));
     }

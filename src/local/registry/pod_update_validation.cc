@@ -110,7 +110,8 @@ void validate_only_added_tolerations(const json::array* now, const json::array* 
           } else {
             candidate.erase("tolerationSeconds");
           }
-          if (semantic_equal(json::value(candidate), json::value(new_t))) {
+          if (semantic_equal(json::value(candidate), json::value(new_t),
+                             builtin_type("core/v1", "Toleration"))) {
             found = true;
             break;
           }
@@ -145,7 +146,9 @@ bool term_has_only_additions(const json::object& now, const json::object& before
     if (ol == 0) continue;
     if (nl < ol) return false;
     for (std::size_t i = 0; i < ol; ++i) {
-      if (!semantic_equal((*n)[i], (*o)[i])) return false;
+      if (!semantic_equal((*n)[i], (*o)[i], builtin_type("core/v1", "NodeSelectorRequirement"))) {
+        return false;
+      }
     }
   }
   const bool old_empty = (array_member(before, "matchExpressions") == nullptr ||
@@ -178,7 +181,7 @@ std::string pod_spec_diff(const json::object& before, const json::object& now) {
   for (const auto& k : keys) {
     const json::value* a = before.if_contains(k);
     const json::value* b = now.if_contains(k);
-    if (semantic_equal(a, b)) continue;
+    if (equal_member(a, b, k, builtin_type("core/v1", "PodSpec"))) continue;
     if (a != nullptr && !a->is_null()) out += fmt::format("- \t{}: {},\n", k, json::serialize(*a));
     if (b != nullptr && !b->is_null()) out += fmt::format("+ \t{}: {},\n", k, json::serialize(*b));
   }
@@ -319,7 +322,8 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
           fmt::format("only deletion is allowed, but found new scheduling gate '{}'", name)));
     }
   }
-  if (semantic_equal(json::value(spec), json::value(old_spec))) return errs;
+  const api::schema::Type& pod_spec = builtin_type("core/v1", "PodSpec");
+  if (semantic_equal(json::value(spec), json::value(old_spec), pod_spec)) return errs;
 
   // Carry over what may change, then compare the rest.
   json::object munged = spec;
@@ -352,7 +356,7 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
   const json::array* old_gates = array_member(old_spec, "schedulingGates");
   if (old_gates != nullptr && !old_gates->empty()) {
     // Gated pods may add to nodeSelector and to required node affinity.
-    if (!semantic_equal(munged.if_contains("nodeSelector"), old_spec.if_contains("nodeSelector"))) {
+    if (!equal_member(munged, old_spec, "nodeSelector", pod_spec)) {
       const json::object* now_sel = object_member(munged, "nodeSelector");
       if (const json::object* old_sel = object_member(old_spec, "nodeSelector")) {
         for (const auto& kv : *old_sel) {
@@ -375,7 +379,7 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
     const json::object* new_aff = object_member(munged, "affinity");
     const json::value* old_na = old_aff != nullptr ? old_aff->if_contains("nodeAffinity") : nullptr;
     const json::value* new_na = new_aff != nullptr ? new_aff->if_contains("nodeAffinity") : nullptr;
-    if (!semantic_equal(old_na, new_na)) {
+    if (!equal_member(old_na, new_na, "nodeAffinity", builtin_type("core/v1", "Affinity"))) {
       const json::array* old_terms =
           required_terms(old_na != nullptr ? old_na->if_object() : nullptr);
       const json::array* new_terms =
@@ -409,7 +413,7 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
       }
     }
   }
-  if (!semantic_equal(json::value(munged), json::value(old_spec))) {
+  if (!semantic_equal(json::value(munged), json::value(old_spec), pod_spec)) {
     errs.push_back(api::forbidden(
         "spec",
         "pod updates may not change fields other than `spec.containers[*].image`,"

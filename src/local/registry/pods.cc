@@ -68,7 +68,8 @@ class PodStrategy final : public Strategy {
   }
   void prepare_for_update(json::object& obj, const json::object& old) const override {
     copy_member(obj, old, "status");
-    if (!semantic_equal(obj.if_contains("spec"), old.if_contains("spec"))) {
+    static const api::schema::Type& pod = builtin_type("core/v1", "Pod");
+    if (!equal_member(obj, old, "spec", pod)) {
       set_generation(obj, generation(obj) + 1);
     }
   }

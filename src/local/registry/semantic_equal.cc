@@ -1,42 +1,42 @@
 #include "local/registry/semantic_equal.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "api/schema/registry.h"
+#include "api/schema/semantic_equal.h"
+
 namespace kcm::local::registry {
-namespace {
 
-bool is_number(const json::value& v) {
-  return v.is_int64() || v.is_uint64() || v.is_double();
+const api::schema::Type& builtin_type(std::string_view package, std::string_view name) {
+  const api::schema::Type* type = api::schema::Registry::builtin().find(package, name);
+  if (type == nullptr) {
+    std::fprintf(stderr, "kcm-local: no built-in type %s.%s\n", std::string(package).c_str(),
+                 std::string(name).c_str());
+    std::abort();
+  }
+  return *type;
 }
 
-}  // namespace
-
-bool semantic_equal(const json::value* a, const json::value* b) {
-  static const json::value kNull;
-  return semantic_equal(a != nullptr ? *a : kNull, b != nullptr ? *b : kNull);
+bool semantic_equal(const json::value& a, const json::value& b, const api::schema::Type& type) {
+  return api::schema::semantic_equal(a, b, type);
 }
 
-bool semantic_equal(const json::value& a, const json::value& b) {
-  if (api::is_empty_value(a) && api::is_empty_value(b)) return true;
-  if (is_number(a) && is_number(b)) return a.to_number<double>() == b.to_number<double>();
-  if (a.kind() != b.kind()) return false;
-  if (const json::object* oa = a.if_object()) {
-    const json::object& ob = b.get_object();
-    for (const auto& kv : *oa) {
-      if (!semantic_equal(&kv.value(), ob.if_contains(kv.key()))) return false;
-    }
-    for (const auto& kv : ob) {
-      if (!oa->contains(kv.key()) && !api::is_empty_value(kv.value())) return false;
-    }
-    return true;
+bool equal_member(const json::value* a, const json::value* b, std::string_view key,
+                  const api::schema::Type& owner) {
+  if (const api::schema::Field* field = owner.field(key)) {
+    return api::schema::semantic_equal(a, b, *field);
   }
-  if (const json::array* aa = a.if_array()) {
-    const json::array& ab = b.get_array();
-    if (aa->size() != ab.size()) return false;
-    for (std::size_t i = 0; i < aa->size(); ++i) {
-      if (!semantic_equal((*aa)[i], ab[i])) return false;
-    }
-    return true;
-  }
-  return a == b;
+  const bool a_nil = a == nullptr || a->is_null();
+  const bool b_nil = b == nullptr || b->is_null();
+  if (a_nil || b_nil) return a_nil && b_nil;
+  return *a == *b;
+}
+
+bool equal_member(const json::object& a, const json::object& b, std::string_view key,
+                  const api::schema::Type& owner) {
+  return equal_member(a.if_contains(key), b.if_contains(key), key, owner);
 }
 
 }  // namespace kcm::local::registry

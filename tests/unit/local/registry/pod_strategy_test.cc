@@ -168,6 +168,36 @@ TEST(PodStrategy, UpdateRules) {
   }
 }
 
+// Specs compare as the decoded Go structs: a map entry with an empty value
+// and a pointer set to zero are changes (forbidden, and a new generation);
+// a plain field set to its zero value is not.
+TEST(PodStrategy, UpdatesCompareSpecsAsTheGoStructs) {
+  const json::object old =
+      created_pod(R"(,"nodeSelector":{"disk":"ssd"},"securityContext":{"runAsNonRoot":true})");
+  auto strategy = pod_strategy();
+  const std::function<void(json::object&)> changes[] = {
+      [](json::object& p) { pod_spec(p)["nodeSelector"].as_object()["zone"] = ""; },
+      [](json::object& p) { pod_spec(p)["securityContext"].as_object()["runAsUser"] = 0; },
+  };
+  for (const auto& change : changes) {
+    json::object pod = old;
+    change(pod);
+    strategy->prepare_for_update(pod, old);
+    const auto errs = strategy->validate_update(pod, old);
+    ASSERT_EQ(errs.size(), 1u) << messages(errs);
+    EXPECT_TRUE(errs[0].message().starts_with(
+        "spec: Forbidden: pod updates may not change fields other than "))
+        << messages(errs);
+    EXPECT_EQ(pod["metadata"].as_object()["generation"], 2);
+  }
+  json::object same = old;
+  pod_spec(same)["hostNetwork"] = false;
+  strategy->prepare_for_update(same, old);
+  EXPECT_TRUE(strategy->validate_update(same, old).empty())
+      << messages(strategy->validate_update(same, old));
+  EXPECT_EQ(same["metadata"].as_object()["generation"], 1);
+}
+
 TEST(PodStrategy, GatedPodsMayAddNodeSelectors) {
   const json::object old = created_pod(R"(,"schedulingGates":[{"name":"wait"}],
     "nodeSelector":{"disk":"ssd"})");

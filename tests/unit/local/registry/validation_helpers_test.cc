@@ -77,11 +77,24 @@ TEST(GoValue, Renderings) {
             "f: Unsupported value: x: supported values: \"a\"");
 }
 
-TEST(SemanticEqual, EmptyValuesAreAlike) {
-  EXPECT_TRUE(semantic_equal(json::parse(R"({"a":[],"b":null,"c":"","d":0})"), json::parse("{}")));
-  EXPECT_TRUE(semantic_equal(json::parse(R"({"n":1})"), json::parse(R"({"n":1.0})")));
-  EXPECT_FALSE(semantic_equal(json::parse(R"({"a":[1]})"), json::parse("{}")));
-  EXPECT_FALSE(semantic_equal(json::parse(R"(["x"])"), json::parse(R"(["y"])")));
+// As the decoded Go structs compare: zero values of plain fields and empty
+// lists are absent, a pointer set to zero and a map entry are not.
+TEST(SemanticEqual, ComparesAsTheGoStructs) {
+  const api::schema::Type& spec = builtin_type("core/v1", "PodSpec");
+  EXPECT_TRUE(semantic_equal(json::parse(R"({"volumes":[],"nodeSelector":null,"hostname":""})"),
+                             json::parse("{}"), spec));
+  EXPECT_TRUE(
+      semantic_equal(json::parse(R"({"priority":1})"), json::parse(R"({"priority":1.0})"), spec));
+  EXPECT_FALSE(semantic_equal(json::parse(R"({"priority":0})"), json::parse("{}"), spec));
+  EXPECT_FALSE(
+      semantic_equal(json::parse(R"({"nodeSelector":{"a":""}})"), json::parse("{}"), spec));
+  EXPECT_FALSE(semantic_equal(json::parse(R"({"containers":[{"name":"x"}]})"),
+                              json::parse(R"({"containers":[{"name":"y"}]})"), spec));
+  const json::object a = json::parse(R"({"nodeSelector":{},"future":null})").as_object();
+  const json::object b = json::parse("{}").as_object();
+  EXPECT_TRUE(equal_member(a, b, "nodeSelector", spec));
+  EXPECT_TRUE(equal_member(a, b, "future", spec));  // not in the definitions: as JSON
+  EXPECT_FALSE(equal_member(json::parse(R"({"future":false})").as_object(), b, "future", spec));
 }
 
 }  // namespace
