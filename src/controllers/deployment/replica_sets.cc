@@ -151,15 +151,16 @@ Result<json::object> new_replica_set(const json::object& deployment, const Deplo
   return rs;
 }
 
-std::optional<json::object> refresh_new_replica_set(const DeploymentView& d, const json::object& rs,
-                                                    std::string_view revision_text) {
+std::optional<RefreshedReplicaSet> refresh_new_replica_set(const DeploymentView& d,
+                                                           const json::object& rs,
+                                                           std::string_view revision_text) {
   // Only the annotations change here: they are worked on alone, and the
   // ReplicaSet (mostly its pod template) is copied only when it is written.
   json::object annotations_only;
+  const json::value* before = nullptr;
   if (const json::object* meta = api::find_object(rs, "metadata")) {
-    if (const json::value* a = meta->if_contains("annotations")) {
-      annotations_only["metadata"] = json::object{{"annotations", *a}};
-    }
+    before = meta->if_contains("annotations");
+    if (before != nullptr) annotations_only["metadata"] = json::object{{"annotations", *before}};
   }
   const bool annotations_changed =
       set_new_replica_set_annotations(d, annotations_only, revision_text, true);
@@ -167,19 +168,25 @@ std::optional<json::object> refresh_new_replica_set(const DeploymentView& d, con
   const bool min_ready_changed =
       (current_spec != nullptr ? api::find_int(*current_spec, "minReadySeconds") : std::nullopt)
           .value_or(0) != std::int64_t{d.min_ready_seconds};
-  if (!annotations_changed && !min_ready_changed) return std::nullopt;
+  json::value& after = api::ensure_object(annotations_only, "metadata")["annotations"];
+  // Annotations copied in before a revision that is not a number made
+  // SetNewReplicaSetAnnotations give up (reporting no change).
+  const bool copied_only = !annotations_changed && !api::is_empty_value(after) &&
+                           (before == nullptr || after != *before);
+  if (!annotations_changed && !min_ready_changed && !copied_only) return std::nullopt;
   json::object copy = rs;
   // As upstream's copy, the write carries the annotations as set, even when
   // only minReadySeconds counted as a change.
-  api::ensure_object(copy, "metadata")["annotations"] =
-      std::move(annotations_only["metadata"].as_object()["annotations"]);
+  api::ensure_object(copy, "metadata")["annotations"] = std::move(after);
+  if (!annotations_changed && !min_ready_changed)
+    return RefreshedReplicaSet{std::move(copy), false};
   json::object& spec = api::ensure_object(copy, "spec");
   if (d.min_ready_seconds != 0) {
     spec["minReadySeconds"] = d.min_ready_seconds;
   } else {
     spec.erase("minReadySeconds");
   }
-  return copy;
+  return RefreshedReplicaSet{std::move(copy), true};
 }
 
 namespace {

@@ -67,13 +67,22 @@ Result<json::object> new_replica_set(const json::object& deployment, const Deplo
 // The revision getNewReplicaSet gives a new (or reused) RS: MaxRevision(old) + 1.
 std::string new_revision(const ReplicaSetList& old_rss);
 
-// getNewReplicaSet with an existing new RS: the RS with
+// getNewReplicaSet with an existing new RS: a copy of it with
 // SetNewReplicaSetAnnotations(d, rs, revision_text, exists=true) applied and
-// spec.minReadySeconds = d's, when either changed (the controller updates
-// it and returns it, leaving the Deployment for the next sync); nullopt
-// when it is up to date (then sync_deployment_with_new_replica_set).
-std::optional<json::object> refresh_new_replica_set(const DeploymentView& d, const json::object& rs,
-                                                    std::string_view revision_text);
+// spec.minReadySeconds = d's.
+struct RefreshedReplicaSet {
+  json::object rs;
+  // The annotations or minReadySeconds changed: the controller updates the
+  // RS and returns it, leaving the Deployment for the next sync. Otherwise
+  // the Deployment's annotations were copied in before a revision that is
+  // not a number stopped SetNewReplicaSetAnnotations ("no change"); upstream
+  // goes on with that copy unwritten, so its later updates of the RS carry them.
+  bool write = false;
+};
+// nullopt when the RS is up to date (then sync_deployment_with_new_replica_set).
+std::optional<RefreshedReplicaSet> refresh_new_replica_set(const DeploymentView& d,
+                                                           const json::object& rs,
+                                                           std::string_view revision_text);
 
 // getNewReplicaSet's Deployment bookkeeping for an up-to-date existing new
 // RS: the Deployment takes the RS's revision annotation and, with a progress

@@ -61,9 +61,13 @@ Result<const ReplicaSetInfo*, api::Status> DeploymentSyncer::get_new_replica_set
     // Bring the RS's annotations (revision, copied annotations) and
     // minReadySeconds up to date first; the Deployment follows next time.
     if (auto refreshed = refresh_new_replica_set(s.d, *existing->object, revision_text)) {
-      auto updated = api_.update_replica_set(*refreshed);
-      if (!updated.ok()) return fail(std::move(updated).error());
-      return s.replace_replica_set(std::move(*updated));
+      if (refreshed->write) {
+        auto updated = api_.update_replica_set(refreshed->rs);
+        if (!updated.ok()) return fail(std::move(updated).error());
+        return s.replace_replica_set(std::move(*updated));
+      }
+      // Upstream's unwritten copy stands for the RS for the rest of the sync.
+      existing = s.replace_replica_set(std::move(refreshed->rs));
     }
     const bool needs_update =
         sync_deployment_with_new_replica_set(s.deployment, s.d, *existing, now());

@@ -441,6 +441,30 @@ TEST_F(SyncerTest, RevertingTheTemplateReusesTheOldReplicaSet) {
   EXPECT_EQ(progressing(status())->reason, "NewReplicaSetAvailable");
 }
 
+// A new RS whose revision is not a number: SetNewReplicaSetAnnotations gives
+// up after copying the Deployment's annotations into upstream's copy, and
+// the sync goes on with that copy: the scale update carries them.
+TEST_F(SyncerTest, ANonNumericRevisionStillCarriesTheCopiedAnnotations) {
+  cluster_.put_deployment(web({.replicas = 2}));
+  converge();
+  json::object rs = *rs_for("nginx:1");
+  rs["metadata"].as_object()["annotations"].as_object()["deployment.kubernetes.io/revision"] = "x";
+  cluster_.put_replica_set(rs);
+  json::object d = deployment();
+  d["metadata"].as_object()["annotations"].as_object()["kubernetes.io/change-cause"] = "scaled";
+  d["spec"].as_object()["replicas"] = 4;
+  cluster_.put_deployment(d);
+
+  const std::size_t updates = cluster_.updated_replica_sets.size();
+  sync_ok();
+  ASSERT_EQ(cluster_.updated_replica_sets.size(), updates + 1);
+  const json::object& put = cluster_.updated_replica_sets.back();
+  EXPECT_EQ(int_at(put, {"spec", "replicas"}), 4);
+  const Annotations a = annotations_of(put);
+  EXPECT_EQ(a.at("kubernetes.io/change-cause"), "scaled");
+  EXPECT_EQ(a.at("deployment.kubernetes.io/revision"), "x");
+}
+
 TEST_F(SyncerTest, DeprecatedRollbackAnnotation) {
   cluster_.put_deployment(web({}));
   converge();

@@ -343,8 +343,10 @@ TEST(ReplicaSets, RefreshExistingNewReplicaSet) {
   const DeploymentView d = view_of(deployment);
   json::object rs = replica_set_from_compact(json::object{
       {"name", "rs"}, {"annotations", json::object{{"deployment.kubernetes.io/revision", "1"}}}});
-  auto refreshed = refresh_new_replica_set(d, rs, "3");
-  ASSERT_TRUE(refreshed.has_value());
+  auto written_first = refresh_new_replica_set(d, rs, "3");
+  ASSERT_TRUE(written_first.has_value());
+  EXPECT_TRUE(written_first->write);
+  const json::object* refreshed = &written_first->rs;
   EXPECT_EQ(refreshed->at("spec").at("minReadySeconds").as_int64(), 3);
   EXPECT_EQ(annotations_of(*refreshed),
             (Annotations{{"deployment.kubernetes.io/revision", "3"},
@@ -362,7 +364,8 @@ TEST(ReplicaSets, RefreshExistingNewReplicaSet) {
   stale["spec"].as_object()["minReadySeconds"] = 9;
   auto min_ready_only = refresh_new_replica_set(d, stale, "3");
   ASSERT_TRUE(min_ready_only.has_value());
-  EXPECT_EQ(*min_ready_only, *refreshed);
+  EXPECT_TRUE(min_ready_only->write);
+  EXPECT_EQ(min_ready_only->rs, *refreshed);
 
   // A revision that is not a number: upstream gives up on the annotations
   // (no change counted), but when minReadySeconds is written the copied
@@ -371,11 +374,21 @@ TEST(ReplicaSets, RefreshExistingNewReplicaSet) {
       {"name", "rs"}, {"annotations", json::object{{"deployment.kubernetes.io/revision", "x"}}}});
   auto written = refresh_new_replica_set(d, odd, "3");
   ASSERT_TRUE(written.has_value());
-  EXPECT_EQ(annotations_of(*written), (Annotations{{"deployment.kubernetes.io/revision", "x"},
-                                                   {"kubernetes.io/change-cause", "v3"}}));
-  EXPECT_EQ(written->at("spec").at("minReadySeconds").as_int64(), 3);
+  EXPECT_TRUE(written->write);
+  const Annotations copied = {{"deployment.kubernetes.io/revision", "x"},
+                              {"kubernetes.io/change-cause", "v3"}};
+  EXPECT_EQ(annotations_of(written->rs), copied);
+  EXPECT_EQ(written->rs.at("spec").at("minReadySeconds").as_int64(), 3);
+  // With minReadySeconds right, nothing is written, but upstream goes on
+  // with its copy, the Deployment's annotations in it.
   odd["spec"].as_object()["minReadySeconds"] = 3;
-  EXPECT_FALSE(refresh_new_replica_set(d, odd, "3").has_value());
+  auto unwritten = refresh_new_replica_set(d, odd, "3");
+  ASSERT_TRUE(unwritten.has_value());
+  EXPECT_FALSE(unwritten->write);
+  EXPECT_EQ(annotations_of(unwritten->rs), copied);
+  EXPECT_EQ(unwritten->rs.at("spec").at("minReadySeconds").as_int64(), 3);
+  // Once they are there, it is up to date.
+  EXPECT_FALSE(refresh_new_replica_set(d, unwritten->rs, "3").has_value());
 }
 
 TEST(ReplicaSets, DeploymentBookkeepingForTheNewReplicaSet) {
