@@ -422,6 +422,15 @@ Result<std::unique_ptr<Registry>> Registry::parse(const std::vector<DefinitionFi
   return r;
 }
 
+const Type& builtin_type(std::string_view package, std::string_view name) {
+  const Type* type = Registry::builtin().find(package, name);
+  if (type == nullptr) {
+    fmt::print(stderr, "kcm: the embedded API schema has no type {}.{}\n", package, name);
+    std::abort();
+  }
+  return *type;
+}
+
 const Registry& Registry::builtin() {
   static const std::unique_ptr<Registry> registry = [] {
     auto r = parse(embedded_definitions());

@@ -48,4 +48,9 @@ class Registry {
   std::map<std::string, std::string, std::less<>> prefixes_;  // package -> openapi prefix
 };
 
+// A struct type of the embedded definitions that code names ("core/v1",
+// "PodSpec"). The definitions ship with the library, so a missing one is a
+// build defect: it aborts with the name.
+const Type& builtin_type(std::string_view package, std::string_view name);
+
 }  // namespace kcm::api::schema

@@ -211,8 +211,8 @@ bool semantic_equal(const json::value& a, const json::value& b, const Type& type
   return equal_struct(&a, &b, type, ignored);
 }
 
-bool semantic_equal(const json::value* a, const json::value* b, const Field& field) {
-  return equal_field(a, b, field, {});
+bool semantic_equal(const json::value* a, const json::value* b, const Field* field) {
+  return field != nullptr ? equal_field(a, b, *field, {}) : equal_json(a, b);
 }
 
 }  // namespace kcm::api::schema

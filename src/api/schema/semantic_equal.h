@@ -31,8 +31,9 @@ using IgnoredPath = std::span<const std::string_view>;
 bool semantic_equal(const json::value& a, const json::value& b, const Type& type,
                     IgnoredPath ignored = {});
 
-// The values of one field of a struct (nullptr: the member is absent), as
-// the struct's comparison compares that member.
-bool semantic_equal(const json::value* a, const json::value* b, const Field& field);
+// The values of one member of a struct (nullptr: the member is absent), as
+// the struct's comparison compares it: by `field`, or as JSON when the
+// definitions don't declare the member (`field` nullptr).
+bool semantic_equal(const json::value* a, const json::value* b, const Field* field);
 
 }  // namespace kcm::api::schema

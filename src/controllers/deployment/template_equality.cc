@@ -8,8 +8,7 @@ namespace kcm::controllers::deployment {
 namespace {
 
 const api::schema::Type& pod_template_spec() {
-  static const api::schema::Type& type =
-      *api::schema::Registry::builtin().find("core/v1", "PodTemplateSpec");
+  static const api::schema::Type& type = api::schema::builtin_type("core/v1", "PodTemplateSpec");
   return type;
 }
 

@@ -7,19 +7,17 @@
 #include <string_view>
 
 #include "api/json.h"
+#include "api/schema/registry.h"
+#include "api/schema/semantic_equal.h"
 #include "api/schema/type.h"
 
 namespace kcm::local::registry {
 
 namespace json = boost::json;
 
-// A struct type of the embedded definitions ("core/v1", "PodSpec"). The
-// definitions ship with the library, so a missing one is a build defect: it
-// aborts.
-const api::schema::Type& builtin_type(std::string_view package, std::string_view name);
-
-// Two values of the struct `type`.
-bool semantic_equal(const json::value& a, const json::value& b, const api::schema::Type& type);
+using api::schema::builtin_type;
+// Two values of a struct type (api/schema/semantic_equal.h).
+using api::schema::semantic_equal;
 
 // Two values of the member `key` of the struct `owner` (nullptr: absent).
 // A member the definitions lack compares as JSON, absent equal to null.

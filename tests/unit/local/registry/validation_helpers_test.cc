@@ -95,6 +95,8 @@ TEST(SemanticEqual, ComparesAsTheGoStructs) {
   EXPECT_TRUE(equal_member(a, b, "nodeSelector", spec));
   EXPECT_TRUE(equal_member(a, b, "future", spec));  // not in the definitions: as JSON
   EXPECT_FALSE(equal_member(json::parse(R"({"future":false})").as_object(), b, "future", spec));
+  EXPECT_TRUE(equal_member(json::parse(R"({"future":[1]})").as_object(),
+                           json::parse(R"({"future":[1.0]})").as_object(), "future", spec));
 }
 
 }  // namespace
