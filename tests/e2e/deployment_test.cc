@@ -562,6 +562,17 @@ class DeploymentTest : public ::testing::Test {
     }
     return n == 1 ? found : RsInfo{};
   }
+  // After a rollout away from `first` (revision 1): `first` scaled to 0 and
+  // one new ReplicaSet, revision 2, holding `replicas`, into `second`.
+  void expect_replaced_by_revision_two(const RsInfo& first, int replicas, RsInfo* second) {
+    const std::vector<RsInfo> all = replica_sets();
+    ASSERT_EQ(all.size(), 2u) << rs_summary(all);
+    EXPECT_EQ(all[0].name, first.name);
+    EXPECT_EQ(all[0].spec, 0);
+    EXPECT_EQ(all[1].revision, "2");
+    EXPECT_EQ(all[1].spec, replicas);
+    *second = all[1];
+  }
   static std::string rs_summary(const std::vector<RsInfo>& all) {
     std::string s;
     for (const RsInfo& rs : all) {
@@ -927,17 +938,13 @@ TEST_F(DeploymentTest, RestartRollsANewReplicaSetWithRestartedAt) {
       restarted_at,
       MatchesRegex(
           "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})"));
-  const std::vector<RsInfo> all = replica_sets();
-  ASSERT_EQ(all.size(), 2u) << rs_summary(all);
-  EXPECT_EQ(all[0].name, first.name);
-  EXPECT_EQ(all[0].spec, 0);
-  EXPECT_EQ(all[1].revision, "2");
-  EXPECT_EQ(all[1].spec, 2);
-  EXPECT_NE(all[1].hash, first.hash);
-  EXPECT_EQ(jsonpath("rs/" + all[1].name,
+  RsInfo second;
+  ASSERT_NO_FATAL_FAILURE(expect_replaced_by_revision_two(first, 2, &second));
+  EXPECT_NE(second.hash, first.hash);
+  EXPECT_EQ(jsonpath("rs/" + second.name,
                      "{.spec.template.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}"),
             restarted_at);
-  const auto pods = pods_of(all[1].hash);
+  const auto pods = pods_of(second.hash);
   ASSERT_EQ(pods.size(), 2u);
   EXPECT_EQ(
       jsonpath("pod/" + pods[0], "{.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}"),
@@ -955,13 +962,9 @@ TEST_F(DeploymentTest, APointerFieldSetToFalseRollsOut) {
   ok({"patch", "deployment/web", "--type=json", "-p",
       R"([{"op":"add","path":"/spec/template/spec/automountServiceAccountToken","value":false}])"});
   ASSERT_TRUE(rolled_out());
-  const std::vector<RsInfo> all = replica_sets();
-  ASSERT_EQ(all.size(), 2u) << rs_summary(all);
-  EXPECT_EQ(all[0].name, first.name);
-  EXPECT_EQ(all[0].spec, 0);
-  EXPECT_EQ(all[1].revision, "2");
-  EXPECT_EQ(all[1].spec, 2);
-  EXPECT_EQ(jsonpath("rs/" + all[1].name, "{.spec.template.spec.automountServiceAccountToken}"),
+  RsInfo second;
+  ASSERT_NO_FATAL_FAILURE(expect_replaced_by_revision_two(first, 2, &second));
+  EXPECT_EQ(jsonpath("rs/" + second.name, "{.spec.template.spec.automountServiceAccountToken}"),
             "false");
 }
 

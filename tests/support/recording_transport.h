@@ -135,7 +135,7 @@ class RecordingTransport final : public client::Transport {
   std::deque<Answer> answers_;
   Responder responder_;
   std::vector<client::HttpRequest> requests_;
-  const std::string base_url_ = "https://127.0.0.1:6443";
+  const std::string base_url_;
   const std::string prefix_;
 };
 

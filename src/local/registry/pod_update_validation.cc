@@ -97,6 +97,7 @@ bool validate_container_updates(const json::array* now, const json::array* befor
 // tolerationSeconds aside.
 void validate_only_added_tolerations(const json::array* now, const json::array* before,
                                      std::string_view field, Errs& errs) {
+  static const api::schema::Type& toleration = builtin_type("core/v1", "Toleration");
   if (before != nullptr) {
     for (const auto& ov : *before) {
       json::object old_t = object_or_empty(ov);
@@ -110,8 +111,7 @@ void validate_only_added_tolerations(const json::array* now, const json::array* 
           } else {
             candidate.erase("tolerationSeconds");
           }
-          if (semantic_equal(json::value(candidate), json::value(new_t),
-                             builtin_type("core/v1", "Toleration"))) {
+          if (semantic_equal(json::value(candidate), json::value(new_t), toleration)) {
             found = true;
             break;
           }
@@ -138,6 +138,7 @@ std::set<std::string> gate_names(const json::array* gates) {
 
 // Additions to a gated pod's required node affinity terms.
 bool term_has_only_additions(const json::object& now, const json::object& before) {
+  static const api::schema::Type& requirement = builtin_type("core/v1", "NodeSelectorRequirement");
   for (std::string_view key : {"matchExpressions", "matchFields"}) {
     const json::array* o = array_member(before, key);
     const json::array* n = array_member(now, key);
@@ -146,9 +147,7 @@ bool term_has_only_additions(const json::object& now, const json::object& before
     if (ol == 0) continue;
     if (nl < ol) return false;
     for (std::size_t i = 0; i < ol; ++i) {
-      if (!semantic_equal((*n)[i], (*o)[i], builtin_type("core/v1", "NodeSelectorRequirement"))) {
-        return false;
-      }
+      if (!semantic_equal((*n)[i], (*o)[i], requirement)) return false;
     }
   }
   const bool old_empty = (array_member(before, "matchExpressions") == nullptr ||
@@ -170,6 +169,7 @@ const json::array* required_terms(const json::object* node_affinity) {
 }
 
 std::string pod_spec_diff(const json::object& before, const json::object& now) {
+  static const api::schema::Type& pod_spec = builtin_type("core/v1", "PodSpec");
   // go-cmp's Diff of the internal structs cannot be reproduced (it even mixes
   // in non-breaking spaces on purpose); this lists the differing members.
   std::string out = "  core.PodSpec{\n";
@@ -181,7 +181,7 @@ std::string pod_spec_diff(const json::object& before, const json::object& now) {
   for (const auto& k : keys) {
     const json::value* a = before.if_contains(k);
     const json::value* b = now.if_contains(k);
-    if (equal_member(a, b, k, builtin_type("core/v1", "PodSpec"))) continue;
+    if (equal_member(a, b, k, pod_spec)) continue;
     if (a != nullptr && !a->is_null()) out += fmt::format("- \t{}: {},\n", k, json::serialize(*a));
     if (b != nullptr && !b->is_null()) out += fmt::format("+ \t{}: {},\n", k, json::serialize(*b));
   }
