@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "api/go_strings.h"
+
 namespace kcm::api {
 namespace {
 
@@ -13,17 +15,6 @@ std::string_view trim_spaces(std::string_view s) {
   while (!s.empty() && s.back() == ' ')
     s.remove_suffix(1);
   return s;
-}
-
-// Go's strings.Split: n+1 pieces for n separators.
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (;;) {
-    const std::size_t at = s.find(sep);
-    out.push_back(s.substr(0, at));
-    if (at == std::string_view::npos) return out;
-    s.remove_prefix(at + 1);
-  }
 }
 
 // strconv.ParseFloat(s, 32), with 0 for anything it would reject.

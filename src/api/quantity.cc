@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "api/ascii.h"
+#include "api/go_strings.h"
 
 namespace kcm::api {
 
@@ -260,14 +261,6 @@ std::string_view decimal_suffix(std::int64_t e, bool& found) {
 
 std::string exponent_suffix(std::int64_t e) {
   return e == 0 ? "" : "e" + std::to_string(e);
-}
-
-std::string_view trim_space(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\n\v\f\r";
-  const std::size_t b = s.find_first_not_of(kSpace);
-  if (b == std::string_view::npos) return {};
-  const std::size_t e = s.find_last_not_of(kSpace);
-  return s.substr(b, e - b + 1);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api/result.h"
+#include "api/strconv.h"
 
 namespace kcm::app {
 
@@ -87,11 +88,5 @@ class FlagSet {
   std::string command_;
   std::vector<Flag> flags_;
 };
-
-// Go's strconv error texts for the values flags parse, e.g.
-// `strconv.ParseInt: parsing "x": invalid syntax`.
-Result<bool> parse_go_bool(std::string_view s);
-Result<std::int64_t> parse_go_int(std::string_view s, int bits);
-Result<double> parse_go_float(std::string_view s, int bits);
 
 }  // namespace kcm::app
