@@ -16,6 +16,7 @@
 #include "app/controller_events.h"
 #include "app/controller_manager_metrics.h"
 #include "app/controller_runner.h"
+#include "app/feature_metrics.h"
 #include "app/healthz.h"
 #include "app/leader_metrics.h"
 #include "app/options.h"
@@ -146,6 +147,9 @@ class ControllerManager {
     if (!managed.ok()) return fail(managed.error());
     controller_metrics_ = *managed;
     if (auto ok = register_build_info(*metrics_); !ok) return fail(ok.error());
+    if (auto ok = register_feature_metrics(*metrics_, options_.features); !ok) {
+      return fail(ok.error());
+    }
     // Process-wide client hooks: every clientset built afterwards reports here.
     if (auto ok = register_rest_client_metrics(*metrics_); !ok)
       log::error("Cannot register the REST client metrics", {{"err", ok.error()}});
@@ -360,6 +364,8 @@ int run_controller_manager(const std::vector<std::string>& args) {
   if (!command_line.run) return command_line.exit_code;
 
   log::set_verbosity(options.verbosity);
+  for (const std::string& warning : command_line.warnings)
+    log::warning(warning);
   if (log::v(1))
     for (const std::string& line : command_line.flag_lines)
       log::info(line);

@@ -2,12 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/field_error.h"
+#include "api/go_strings.h"
 #include "app/controller_names.h"
 
 namespace kcm::app {
 
 using api::go_quote;
+
+namespace {
+
+// The component --feature-gates entries without a "component:" prefix belong to.
+constexpr std::string_view kKubeComponent = "kube";
+
+}  // namespace
 
 std::string_view kcm_version() {
   return "v1.33.0-kcm.0";
@@ -16,6 +26,7 @@ std::string_view kcm_version() {
 void Options::add_flags(FlagSet& f) {
   const std::string generic = "Generic";
   f.add_string_slice("controllers", &controllers, controllers_flag_usage(), generic);
+  add_feature_gates_flag(f, generic);
   f.add_duration("min-resync-period", &min_resync_period,
                  "The resync period in reflectors will be random between MinResyncPeriod and "
                  "2*MinResyncPeriod.",
@@ -134,6 +145,71 @@ void Options::add_flags(FlagSet& f) {
   f.add(std::move(version_flag));
 }
 
+// --feature-gates as ComponentGlobalsRegistry registers it: a
+// ColonSeparatedMultimapStringString, "[component:]Name=bool" entries, whose
+// first use replaces the default and later uses add to it.
+void Options::add_feature_gates_flag(FlagSet& f, const std::string& section) {
+  std::string options;
+  for (const std::string& line : features.known_features())
+    options += fmt::format("\n{}:{}", kKubeComponent, line);
+  FlagSet::Flag flag;
+  flag.name = "feature-gates";
+  flag.type = "colonSeparatedMultimapStringString";
+  flag.usage =
+      "Comma-separated list of component:key=value pairs that describe feature gates for "
+      "alpha/experimental features of different components.\nIf the component is not "
+      "specified, defaults to \"kube\". This flag can be repeatedly invoked. For example: "
+      "--feature-gates 'wardle:featureA=true,wardle:featureB=false' --feature-gates "
+      "'kube:featureC=true'Options are:" +
+      options;
+  flag.section = section;
+  flag.set = [this, first = true](std::string_view value) mutable -> Result<void> {
+    if (first) feature_gate_entries.clear();
+    first = false;
+    for (const std::string_view pair : api::split(value, ',')) {
+      if (pair.empty()) continue;
+      const auto colon = pair.find(':');
+      if (colon == std::string_view::npos) {
+        feature_gate_entries.emplace_back("", std::string(api::trim_space(pair)));
+      } else {
+        feature_gate_entries.emplace_back(std::string(api::trim_space(pair.substr(0, colon))),
+                                          std::string(api::trim_space(pair.substr(colon + 1))));
+      }
+    }
+    return {};
+  };
+  // String(): "component:value" pairs, stable-sorted by component.
+  flag.value = [this] {
+    auto entries = feature_gate_entries;
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string out;
+    for (const auto& [component, value] : entries)
+      out += fmt::format("{}{}:{}", out.empty() ? "" : ",", component, value);
+    return out;
+  };
+  f.add(std::move(flag));
+}
+
+Result<std::vector<std::string>> Options::apply_feature_gates() {
+  bool unprefixed = false;
+  bool prefixed = false;
+  std::string kube;
+  for (const auto& [component, value] : feature_gate_entries) {
+    if (!component.empty() && component != kKubeComponent) {
+      return fail(fmt::format("component not registered: {}", component));
+    }
+    (component.empty() ? unprefixed : prefixed) = true;
+    kube += (kube.empty() ? "" : ",") + value;
+  }
+  if (unprefixed && prefixed) {
+    return fail(
+        "set kube feature gates with default empty prefix or kube: prefix consistently, do not "
+        "mix use");
+  }
+  return features.set(kube);
+}
+
 Result<void> Options::validate() {
   std::vector<std::string> errors;
   auto resolved = resolve_controllers(controllers);
@@ -216,10 +292,18 @@ CommandLine parse_command_line(const std::vector<std::string>& args, Options& op
     cl.err = fmt::format("Error: \"{}\" does not take any arguments, got [{}]\n", command, list);
     return cl;
   }
+  // Upstream applies the feature gates before the command runs, --version included.
+  auto gates = options.apply_feature_gates();
+  if (!gates) {
+    cl.exit_code = 1;
+    cl.err = fmt::format("Error: {}\n", gates.error());
+    return cl;
+  }
+  cl.warnings = std::move(*gates);
   if (!options.version.empty()) {
     if (options.version == "raw") {
-      cl.out = fmt::format("version.Info{{Major:\"1\", Minor:\"33\", GitVersion:\"{}\"}}\n",
-                           kcm_version());
+      cl.out = fmt::format("version.Info{{Major:\"1\", Minor:\"{}\", GitVersion:\"{}\"}}\n",
+                           kKubeMinorVersion, kcm_version());
       return cl;
     }
     cl.out =

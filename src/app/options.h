@@ -10,8 +10,13 @@
 
 #include "api/result.h"
 #include "app/flag_set.h"
+#include "featuregate/feature_gate.h"
+#include "featuregate/kube_features.h"
 
 namespace kcm::app {
+
+// The Kubernetes minor version whose behaviour kcm follows (kcm_version()).
+inline constexpr int kKubeMinorVersion = 33;
 
 struct LeaderElectionOptions {
   bool leader_elect = true;
@@ -47,9 +52,21 @@ struct Options {
   std::string tls_private_key_file;
   std::int32_t verbosity = 0;
   std::string version;  // "", "true", "raw" or a version to report
+  // --feature-gates as given: (component, "Name=bool") entries, the component
+  // empty or "kube".
+  std::vector<std::pair<std::string, std::string>> feature_gate_entries;
+  // The feature gates at kcm's version; parse_command_line applies
+  // --feature-gates to them.
+  featuregate::FeatureGate features{featuregate::kube_features(), kKubeMinorVersion};
 
   // Registers every flag on `flags`, bound to this object's members.
   void add_flags(FlagSet& flags);
+
+  // --feature-gates, bound to feature_gate_entries.
+  void add_feature_gates_flag(FlagSet& flags, const std::string& section);
+  // ComponentGlobalsRegistry.Set for the feature gates: applies
+  // feature_gate_entries to `features`. Returns the warnings to log.
+  Result<std::vector<std::string>> apply_feature_gates();
 
   // Options.Validate: every problem, aggregated as upstream prints them (one
   // error as itself, several as "[e1, e2]"). Resolves controller aliases in
@@ -66,12 +83,15 @@ struct CommandLine {
   std::string err;
   // `FLAG: --name="value"` for every flag (logged at V(1) when running).
   std::vector<std::string> flag_lines;
+  // Warnings to log when running (setting a GA or deprecated feature gate).
+  std::vector<std::string> warnings;
 };
 
 // Parses `args` (without argv[0]) into `options` as cobra would for
 // kube-controller-manager: --help prints the usage and exits 0; a flag error
 // prints the usage then "Error: <msg>" and exits 1; positional arguments are
-// refused; --version prints "Kubernetes <version>" and exits 0.
+// refused; bad --feature-gates print "Error: <msg>" and exit 1; --version
+// prints "Kubernetes <version>" and exits 0.
 CommandLine parse_command_line(const std::vector<std::string>& args, Options& options,
                                std::string_view command = "kcm");
 

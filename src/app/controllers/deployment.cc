@@ -15,7 +15,10 @@ ControllerDescriptor new_deployment_controller_descriptor() {
         if (!clients.ok()) return fail(clients.error());
         auto controller = std::make_shared<controllers::deployment::DeploymentController>(
             *clients, ctx.informers,
-            ctx.recorder(controllers::deployment::kControllerName, **clients));
+            ctx.recorder(controllers::deployment::kControllerName, **clients),
+            controllers::deployment::DeploymentControllerOptions{
+                .terminating_replicas = ctx.options.features.enabled(
+                    featuregate::kDeploymentReplicaSetTerminatingReplicas)});
         const int workers = ctx.options.concurrent_deployment_syncs;
         return make_controller(
             [controller, workers](std::stop_token stop) { controller->run(workers, stop); });

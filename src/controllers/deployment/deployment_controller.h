@@ -33,9 +33,8 @@ namespace kcm::controllers::deployment {
 inline constexpr int kMaxRetries = 15;
 
 struct DeploymentControllerOptions {
-  // Report status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
-  // gate). Off by default, as for the ReplicaSet controller: kcm-local serves
-  // apps/v1 as of 1.32, which has no such field.
+  // Report status.terminatingReplicas: the DeploymentReplicaSetTerminatingReplicas
+  // gate, alpha and off at kcm's version (1.33), as for the ReplicaSet controller.
   bool terminating_replicas = false;
   // nullptr: clientset_deployment_api(clients). Tests pass a fake.
   std::shared_ptr<DeploymentApi> api;

@@ -590,7 +590,7 @@ Result<void> ReplicaSetController::manage_replicas(
     const std::vector<controller::CachedPod> related_pods = indirectly_related_pods(rs_cached);
     const std::vector<const controller::CachedPod*> victims =
         get_pods_to_delete(active_pods, controller::pointers_to(related_pods),
-                           static_cast<std::size_t>(plan.remove), now());
+                           static_cast<std::size_t>(plan.remove), now(), options_.rank);
     // Keys, not counts: a pod's graceful-delete update and its final delete
     // then count once.
     expectations_.expect_deletions(key, get_pod_keys(victims));

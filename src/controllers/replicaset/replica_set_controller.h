@@ -26,6 +26,7 @@
 #include "cache/lister.h"
 #include "cache/wait.h"
 #include "client/clientset.h"
+#include "controller/active_pods.h"
 #include "controller/controller_ref_manager.h"
 #include "controller/expectations.h"
 #include "controller/parallel_calls.h"
@@ -57,10 +58,13 @@ std::unique_ptr<ReplicaSetClient> clientset_replica_set_client(
     std::shared_ptr<client::Clientset> clients);
 
 struct ReplicaSetControllerOptions {
-  // Report status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
-  // gate). Off: kcm-local's apps/v1 ReplicaSetStatus has no such field, and a
-  // field the server drops would make every sync write the status again.
+  // Report status.terminatingReplicas: the DeploymentReplicaSetTerminatingReplicas
+  // gate, alpha and off at kcm's version (1.33). The API server must keep the
+  // field (its own gate on): a field it drops makes every sync write again.
   bool terminating_replicas = false;
+  // The PodDeletionCost and LogarithmicScaleDown gates, for choosing the pods
+  // to delete.
+  controller::RankOptions rank;
   // How many pod creations or deletions of one batch run at once (upstream
   // starts one goroutine per call).
   int max_parallel_pod_calls = 16;

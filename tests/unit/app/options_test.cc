@@ -173,6 +173,73 @@ TEST(OptionsTest, Version) {
   EXPECT_EQ(parse({"--version=bogus"}, o3).exit_code, 1);
 }
 
+TEST(OptionsTest, FeatureGatesFlagSetsTheGatesAtKcmsVersion) {
+  Options o;
+  EXPECT_FALSE(o.features.enabled(featuregate::kDeploymentReplicaSetTerminatingReplicas));
+  // Repeated uses add up; "kube:" may be given on every entry.
+  CommandLine cl =
+      parse({"--feature-gates=kube:DeploymentReplicaSetTerminatingReplicas=true", "--feature-gates",
+             "kube:PodDeletionCost=false,kube:"
+             "LogarithmicScaleDown=true"},
+            o);
+  ASSERT_TRUE(cl.run) << cl.err;
+  EXPECT_TRUE(o.features.enabled(featuregate::kDeploymentReplicaSetTerminatingReplicas));
+  EXPECT_FALSE(o.features.enabled(featuregate::kPodDeletionCost));
+  EXPECT_EQ(cl.warnings, (std::vector<std::string>{"Setting GA feature gate "
+                                                   "LogarithmicScaleDown=true. It will be "
+                                                   "removed in a future release."}));
+  EXPECT_THAT(
+      cl.flag_lines,
+      testing::Contains("FLAG: --feature-gates=\"kube:DeploymentReplicaSetTerminatingReplicas="
+                        "true,kube:PodDeletionCost=false,kube:LogarithmicScaleDown=true\""));
+  Options unprefixed;
+  cl = parse({"--feature-gates= AllAlpha=true , PodDeletionCost=false"}, unprefixed);
+  ASSERT_TRUE(cl.run) << cl.err;
+  EXPECT_TRUE(unprefixed.features.enabled(featuregate::kDeploymentReplicaSetTerminatingReplicas));
+  EXPECT_THAT(cl.flag_lines,
+              testing::Contains("FLAG: --feature-gates=\":AllAlpha=true,:PodDeletionCost=false\""));
+}
+
+TEST(OptionsTest, BadFeatureGatesAreRefusedBeforeTheCommandRuns) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--feature-gates=Nope=true"}, "Error: unrecognized feature gate: Nope\n"},
+      {{"--feature-gates=wardle:A=true"}, "Error: component not registered: wardle\n"},
+      {{"--feature-gates=kube:AllBeta=true,AllAlpha=true"},
+       "Error: set kube feature gates with default empty prefix or kube: prefix consistently, do "
+       "not mix use\n"},
+      {{"--feature-gates=PodDeletionCost"}, "Error: missing bool value for PodDeletionCost\n"},
+      {{"--feature-gates=PodDeletionCost=on"},
+       "Error: invalid value of PodDeletionCost=on, err: strconv.ParseBool: parsing \"on\": "
+       "invalid syntax\n"},
+      {{"--feature-gates=LogarithmicScaleDown=false"},
+       "Error: cannot set feature gate LogarithmicScaleDown to false, feature is locked to "
+       "true\n"},
+      // As upstream, the gates are applied before --version is looked at.
+      {{"--feature-gates=Nope=true", "--version"}, "Error: unrecognized feature gate: Nope\n"},
+  };
+  for (const auto& [args, err] : cases) {
+    Options o;
+    const CommandLine cl = parse(args, o);
+    EXPECT_FALSE(cl.run) << args[0];
+    EXPECT_EQ(cl.exit_code, 1) << args[0];
+    EXPECT_EQ(cl.err, err) << args[0];
+  }
+}
+
+TEST(OptionsTest, HelpListsTheFeatureGatesWithTheirComponent) {
+  Options o;
+  const CommandLine cl = parse({"--help"}, o);
+  EXPECT_THAT(cl.out, HasSubstr("--feature-gates colonSeparatedMultimapStringString"));
+  // Continuation lines start under the first line's text, as pflag prints them.
+  const auto at = cl.out.find("--feature-gates colonSeparatedMultimapStringString");
+  const auto text_column = cl.out.find("Comma-separated", at) - cl.out.rfind('\n', at) - 1;
+  EXPECT_THAT(cl.out, HasSubstr("\n" + std::string(text_column, ' ') +
+                                "kube:DeploymentReplicaSetTerminatingReplicas=true|false (ALPHA - "
+                                "default=false)\n"));
+  EXPECT_THAT(cl.out, HasSubstr("kube:AllBeta=true|false (BETA - default=false)"));
+  EXPECT_THAT(cl.out, testing::Not(HasSubstr("kube:LogarithmicScaleDown")));  // GA: not listed
+}
+
 TEST(ControllerNamesTest, EnablementFollowsUpstreamRules) {
   struct Case {
     std::vector<std::string> flag;
