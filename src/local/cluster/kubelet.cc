@@ -85,6 +85,19 @@ void log_error(std::string_view what, const api::Status& status) {
                status.message.c_str());
 }
 
+// The seconds of a container's preStop sleep hook (lifecycle.preStop.sleep).
+std::chrono::seconds pre_stop_sleep(const json::object& pod, std::string_view container) {
+  const json::array* containers = api::find_array(object_at(pod, "spec"), "containers");
+  if (containers == nullptr) return {};
+  for (const auto& c : *containers) {
+    if (!c.is_object() || api::find_string(c.get_object(), "name") != container) continue;
+    const json::value* seconds = api::find_path(c, {"lifecycle", "preStop", "sleep", "seconds"});
+    if (seconds == nullptr || !seconds->is_int64()) return {};
+    return std::chrono::seconds(std::max<std::int64_t>(seconds->as_int64(), 0));
+  }
+  return {};
+}
+
 }  // namespace
 
 std::chrono::nanoseconds crash_backoff(std::chrono::nanoseconds initial, int crashes) {
@@ -576,39 +589,66 @@ void Kubelet::terminate(PodState& s) {
   s.terminating = true;
   s.ready_timer.cancel();
   s.crash_timer.cancel();
+  const std::chrono::seconds grace(std::max<std::int64_t>(
+      api::find_int(object_at(s.pod, "metadata"), "deletionGracePeriodSeconds").value_or(30), 0));
+  const PodRuntime& rt = s.runtime;
+  if (rt.phase == "Succeeded" || rt.phase == "Failed") {
+    schedule_removal(s, grace);
+    return;
+  }
+  // killContainer: "Killing" as it starts, then each running container's
+  // preStop sleep hook (PodLifecycleSleepAction), within the grace period,
+  // before the container stops. The containers are killed in parallel.
+  std::chrono::seconds hook{0};
+  for (const auto* list : {&rt.init_containers, &rt.containers}) {
+    const bool regular = list == &rt.containers;
+    for (const auto& c : *list) {
+      if (c.state != State::kRunning) continue;
+      events_.kubelet(
+          s.pod, s.node,
+          {"Normal", "Killing", "", fmt::format("Stopping container {}", c.name),
+           fmt::format("spec.{}{{{}}}", regular ? "containers" : "initContainers", c.name)});
+      if (regular) hook = std::max(hook, pre_stop_sleep(s.pod, c.name));
+    }
+  }
+  hook = std::min(hook, grace);
+  if (hook.count() == 0) {
+    stop_containers(s);
+    schedule_removal(s, grace);
+    return;
+  }
+  s.stop_timer = loop_.after(hook, [this, &s, rest = grace - hook] {
+    stop_containers(s);
+    schedule_removal(s, rest);
+  });
+}
+
+void Kubelet::stop_containers(PodState& s) {
   const auto now = Clock::now();
   PodRuntime& rt = s.runtime;
-  const bool terminal = rt.phase == "Succeeded" || rt.phase == "Failed";
-  if (!terminal) {
-    bool failed = false;
-    for (auto* list : {&rt.init_containers, &rt.containers}) {
-      for (auto& c : *list) {
-        c.ready = false;
-        if (c.state == State::kRunning) {
-          events_.kubelet(
-              s.pod, s.node,
-              {"Normal", "Killing", "", fmt::format("Stopping container {}", c.name),
-               fmt::format("spec.{}{{{}}}",
-                           list == &rt.containers ? "containers" : "initContainers", c.name)});
-          c.state = State::kTerminated;
-          c.terminated = TerminatedState{0, "Completed", c.started_at, now, c.container_id};
-        } else if (c.state == State::kWaiting) {
-          c.state = State::kTerminated;
-          c.terminated =
-              c.last_terminated.value_or(TerminatedState{0, "Completed", now, now, c.container_id});
-        }
-        if (c.terminated && c.terminated->exit_code != 0 && list == &rt.containers) failed = true;
+  bool failed = false;
+  for (auto* list : {&rt.init_containers, &rt.containers}) {
+    for (auto& c : *list) {
+      c.ready = false;
+      if (c.state == State::kRunning) {
+        c.state = State::kTerminated;
+        c.terminated = TerminatedState{0, "Completed", c.started_at, now, c.container_id};
+      } else if (c.state == State::kWaiting) {
+        c.state = State::kTerminated;
+        c.terminated =
+            c.last_terminated.value_or(TerminatedState{0, "Completed", now, now, c.container_id});
       }
+      if (c.terminated && c.terminated->exit_code != 0 && list == &rt.containers) failed = true;
     }
-    // kubelet ends a deleted pod in a terminal phase.
-    rt.phase = failed ? "Failed" : "Succeeded";
-    rt.sandbox_ready = false;
-    write_status(s);
   }
-  const std::int64_t grace =
-      api::find_int(object_at(s.pod, "metadata"), "deletionGracePeriodSeconds").value_or(30);
-  const auto delay = std::min<std::chrono::nanoseconds>(
-      std::chrono::seconds(std::max<std::int64_t>(grace, 0)), options_.pod_terminate_delay);
+  // kubelet ends a deleted pod in a terminal phase.
+  rt.phase = failed ? "Failed" : "Succeeded";
+  rt.sandbox_ready = false;
+  write_status(s);
+}
+
+void Kubelet::schedule_removal(PodState& s, std::chrono::seconds grace_left) {
+  const auto delay = std::min<std::chrono::nanoseconds>(grace_left, options_.pod_terminate_delay);
   s.delete_timer = loop_.after(delay, [this, &s] {
     apiserver::DeleteOptions options;
     options.grace_period_seconds = 0;

@@ -82,6 +82,7 @@ class Kubelet {
     bool terminating = false;
     Loop::Timer ready_timer;
     Loop::Timer crash_timer;
+    Loop::Timer stop_timer;  // the end of the containers' preStop hooks
     Loop::Timer delete_timer;
     // The newest runtime to report. A pod has at most one status write in
     // flight: writes racing each other (Running, then Ready at once with a
@@ -112,7 +113,14 @@ class Kubelet {
   void become_ready(PodState& s);
   void crash(PodState& s);
   void restart(PodState& s);
+  // A deleted pod: "Killing" events, the preStop sleep hooks, then
+  // stop_containers and schedule_removal.
   void terminate(PodState& s);
+  // The containers end; the pod reports a terminal phase.
+  void stop_containers(PodState& s);
+  // Deletes the pod object after --pod-terminate-delay, within what is left
+  // of its grace period.
+  void schedule_removal(PodState& s, std::chrono::seconds grace_left);
   void write_status(PodState& s);
   void send_status(const std::string& key, const std::string& uid,
                    std::shared_ptr<PodState::LatestStatus> latest);

@@ -351,5 +351,27 @@ TEST_F(ClusterTest, DeletedPodTerminatesAndIsRemoved) {
   ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "gone"); }));
 }
 
+// kubelet runs a container's preStop sleep hook before it stops the
+// container: the deleted pod stays Running (terminating) that long.
+TEST_F(ClusterTest, APreStopSleepHookKeepsADeletedPodRunning) {
+  start(1);
+  ASSERT_TRUE(create("pods", "default",
+                     json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"slow"},
+                         "spec":{"containers":[{"name":"web","image":"nginx",
+                           "lifecycle":{"preStop":{"sleep":{"seconds":2}}}}]}})")
+                         .as_object()));
+  ASSERT_TRUE(eventually([&] {
+    auto p = get("", "pods", "default", "slow");
+    return p && condition(*p, "Ready") == "True";
+  }));
+  ASSERT_TRUE(remove_pod("slow"));
+  const auto deleted_at = std::chrono::steady_clock::now();
+  EXPECT_EQ(pod_string("slow", "status", "phase"), "Running");
+  ASSERT_TRUE(eventually([&] { return pod_string("slow", "status", "phase") != "Running"; }));
+  // Not before the hook's two seconds.
+  EXPECT_GE(std::chrono::steady_clock::now() - deleted_at, 1900ms);
+  ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "slow"); }));
+}
+
 }  // namespace
 }  // namespace kcm::local::cluster
