@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <regex>
 
+#include "featuregate/feature_gate.h"
+#include "featuregate/kube_features.h"
 #include "local/apiserver/api_server.h"
 #include "local/cluster/cluster.h"
 
@@ -13,6 +15,8 @@ namespace {
 
 namespace apiserver = kcm::local::apiserver;
 namespace cluster = kcm::local::cluster;
+namespace featuregate = kcm::featuregate;
+namespace registry = kcm::local::registry;
 using kcm::fail;
 using kcm::Result;
 
@@ -30,6 +34,24 @@ Result<apiserver::VersionInfo> parse_kube_version(const std::string& text) {
   v.git_version = "v" + std::string(m[1]) + "." + std::string(m[2]) + "." +
                   (m[3].matched ? std::string(m[3]) : std::string("0")) + "+kcm-local";
   return v;
+}
+
+// The gates of kcm-local's API at the version it reports (a gate newer than
+// that version is unknown), with --feature-gates applied.
+Result<registry::ApiFeatures> api_features(const apiserver::VersionInfo& version,
+                                           const std::vector<std::string>& settings) {
+  featuregate::FeatureGate gates(featuregate::kube_features(), std::stoi(version.minor));
+  std::string joined;
+  for (const auto& s : settings)
+    joined += (joined.empty() ? "" : ",") + s;
+  auto warnings = gates.set(joined);
+  if (!warnings) return fail(warnings.error());
+  for (const auto& w : *warnings)
+    std::fprintf(stderr, "kcm-local: warning: %s\n", w.c_str());
+  const auto on = [&](std::string_view name) { return gates.known(name) && gates.enabled(name); };
+  registry::ApiFeatures features;
+  features.terminating_replicas = on(featuregate::kDeploymentReplicaSetTerminatingReplicas);
+  return features;
 }
 
 Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& text) {
@@ -91,6 +113,12 @@ int main(int argc, char** argv) {
                  "also bounds it)")
       ->capture_default_str()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  std::vector<std::string> feature_gates;
+  app.add_option("--feature-gates", feature_gates,
+                 "Feature gates of the API server at --kube-version: Name=true|false pairs, "
+                 "comma-separated, repeatable (e.g. DeploymentReplicaSetTerminatingReplicas=true, "
+                 "known from v1.33, on by default from v1.35)")
+      ->delimiter(',');
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -100,6 +128,11 @@ int main(int argc, char** argv) {
   auto version = parse_kube_version(kube_version);
   if (!version) {
     std::fprintf(stderr, "kcm-local: %s\n", version.error().c_str());
+    return 2;
+  }
+  auto features = api_features(*version, feature_gates);
+  if (!features) {
+    std::fprintf(stderr, "kcm-local: --feature-gates: %s\n", features.error().c_str());
     return 2;
   }
   auto address = parse_listen(listen);
@@ -143,6 +176,7 @@ int main(int argc, char** argv) {
   options.version = *version;
   options.fsync = !no_fsync;
   options.history_per_resource = history;
+  options.features = *features;
   std::vector<std::string> warnings;
   auto server = apiserver::ApiServer::start(options, &warnings);
   for (const auto& w : warnings)

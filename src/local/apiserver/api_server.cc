@@ -46,7 +46,8 @@ Result<void> seed_namespaces(RestStore& rest, const registry::ResourceTable& tab
 Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& options,
                                                     std::vector<std::string>* warnings) {
   std::unique_ptr<ApiServer> server(new ApiServer());
-  server->catalog_ = std::make_unique<registry::ResourceCatalog>(registry::builtin_resources());
+  server->catalog_ =
+      std::make_unique<registry::ResourceCatalog>(registry::builtin_resources(options.features));
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec)

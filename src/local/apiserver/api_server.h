@@ -23,6 +23,8 @@ struct ApiServerOptions {
   bool fsync = true;
   std::size_t threads = 0;
   std::size_t history_per_resource = 10000;
+  // The feature gates that change what the built-in kinds keep.
+  registry::ApiFeatures features;
 };
 
 class ApiServer {

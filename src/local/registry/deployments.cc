@@ -1,5 +1,6 @@
 // apps/v1 Deployment (../shared/spec/deployment-replicaset.md §5).
 #include "local/registry/apps_defaults.h"
+#include "local/registry/apps_status.h"
 #include "local/registry/apps_validation.h"
 #include "local/registry/object_fields.h"
 #include "local/registry/strategies.h"
@@ -9,6 +10,8 @@ namespace {
 
 class DeploymentStrategy final : public Strategy {
  public:
+  explicit DeploymentStrategy(ApiFeatures features) : features_(features) {}
+
   void apply_defaults(json::object& obj) const override { apply_deployment_defaults(obj); }
 
   void prepare_for_create(json::object& obj) const override {
@@ -32,6 +35,7 @@ class DeploymentStrategy final : public Strategy {
     const json::object* old_meta = api::find_object(old, "metadata");
     json::object& meta = api::ensure_object(obj, "metadata");
     if (old_meta != nullptr) copy_member(meta, *old_meta, "labels");
+    drop_disabled_status_fields(obj, old, features_);
   }
 
   api::FieldErrors validate(const json::object& obj) const override {
@@ -45,12 +49,15 @@ class DeploymentStrategy final : public Strategy {
                                           const json::object& old) const override {
     return validate_deployment_status_update(obj, old);
   }
+
+ private:
+  const ApiFeatures features_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Strategy> deployment_strategy() {
-  return std::make_shared<DeploymentStrategy>();
+std::shared_ptr<const Strategy> deployment_strategy(const ApiFeatures& features) {
+  return std::make_shared<DeploymentStrategy>(features);
 }
 
 }  // namespace kcm::local::registry

@@ -1,5 +1,6 @@
 // apps/v1 ReplicaSet (../shared/spec/deployment-replicaset.md §5).
 #include "local/registry/apps_defaults.h"
+#include "local/registry/apps_status.h"
 #include "local/registry/apps_validation.h"
 #include "local/registry/object_fields.h"
 #include "local/registry/strategies.h"
@@ -9,6 +10,8 @@ namespace {
 
 class ReplicaSetStrategy final : public Strategy {
  public:
+  explicit ReplicaSetStrategy(ApiFeatures features) : features_(features) {}
+
   void apply_defaults(json::object& obj) const override { apply_replica_set_defaults(obj); }
 
   void prepare_for_create(json::object& obj) const override {
@@ -21,6 +24,7 @@ class ReplicaSetStrategy final : public Strategy {
   }
   void prepare_for_status_update(json::object& obj, const json::object& old) const override {
     copy_member(obj, old, "spec");
+    drop_disabled_status_fields(obj, old, features_);
   }
 
   api::FieldErrors validate(const json::object& obj) const override {
@@ -39,12 +43,15 @@ class ReplicaSetStrategy final : public Strategy {
     const std::string replicas = field_string(obj, "status.replicas");
     out.push_back(replicas.empty() ? "0" : replicas);
   }
+
+ private:
+  const ApiFeatures features_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Strategy> replica_set_strategy() {
-  return std::make_shared<ReplicaSetStrategy>();
+std::shared_ptr<const Strategy> replica_set_strategy(const ApiFeatures& features) {
+  return std::make_shared<ReplicaSetStrategy>(features);
 }
 
 }  // namespace kcm::local::registry

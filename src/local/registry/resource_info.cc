@@ -50,7 +50,7 @@ std::vector<std::string> fields(std::initializer_list<std::string> own) {
 
 }  // namespace
 
-ResourceTable builtin_resources() {
+ResourceTable builtin_resources(const ApiFeatures& features) {
   ResourceTable table;
   const api::GroupVersionKind scale{"autoscaling", "v1", "Scale"};
 
@@ -126,7 +126,7 @@ ResourceTable builtin_resources() {
                               {"status", {"apps", "v1", "Deployment"}, kStatusVerbs}},
              .selectable_fields = fields({}),
              .delete_returns_object = false,
-             .strategy = deployment_strategy()});
+             .strategy = deployment_strategy(features)});
   table.add({.gvr = {"apps", "v1", "replicasets"},
              .kind = "ReplicaSet",
              .singular = "replicaset",
@@ -137,7 +137,7 @@ ResourceTable builtin_resources() {
                               {"status", {"apps", "v1", "ReplicaSet"}, kStatusVerbs}},
              .selectable_fields = fields({"status.replicas"}),
              .delete_returns_object = false,
-             .strategy = replica_set_strategy()});
+             .strategy = replica_set_strategy(features)});
   table.add({.gvr = {"coordination.k8s.io", "v1", "leases"},
              .kind = "Lease",
              .singular = "lease",

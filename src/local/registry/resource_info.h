@@ -121,7 +121,14 @@ class ResourceTable {
 // Every verb of a fully served resource (built-in or custom), in discovery's order.
 extern const std::vector<std::string> kAllVerbs;
 
+// The feature gates that change what kcm-local's built-in kinds keep.
+struct ApiFeatures {
+  // DeploymentReplicaSetTerminatingReplicas: status writes keep
+  // status.terminatingReplicas of Deployments and ReplicaSets.
+  bool terminating_replicas = false;
+};
+
 // The built-in kinds kcm-local serves (core/v1, apps/v1, coordination/v1, events/v1).
-ResourceTable builtin_resources();
+ResourceTable builtin_resources(const ApiFeatures& features = {});
 
 }  // namespace kcm::local::registry
