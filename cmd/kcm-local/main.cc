@@ -2,8 +2,10 @@
 // simulated nodes). Parses the flags, starts the server and the simulated
 // cluster, and serves until SIGINT/SIGTERM.
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <limits>
 #include <regex>
 
 #include "featuregate/feature_gate.h"
@@ -40,7 +42,11 @@ Result<apiserver::VersionInfo> parse_kube_version(const std::string& text) {
 // that version is unknown), with --feature-gates applied.
 Result<registry::ApiFeatures> api_features(const apiserver::VersionInfo& version,
                                            const std::vector<std::string>& settings) {
-  featuregate::FeatureGate gates(featuregate::kube_features(), std::stoi(version.minor));
+  int minor = 0;
+  const auto [end, ec] =
+      std::from_chars(version.minor.data(), version.minor.data() + version.minor.size(), minor);
+  if (ec != std::errc()) minor = std::numeric_limits<int>::max();  // digits, but too many
+  featuregate::FeatureGate gates(featuregate::kube_features(), minor);
   std::string joined;
   for (const auto& s : settings)
     joined += (joined.empty() ? "" : ",") + s;
