@@ -89,6 +89,7 @@ struct PodSpec {
   std::string ready_since = "2024-06-15T10:00:00Z";
   bool deleting = false;
   std::string created = "2024-06-15T09:00:00Z";
+  std::string deletion_cost;  // controller.kubernetes.io/pod-deletion-cost
 };
 
 json::value make_pod(const PodSpec& s) {
@@ -106,6 +107,10 @@ json::value make_pod(const PodSpec& s) {
                                  {"blockOwnerDeletion", true}}};
   }
   if (s.deleting) meta["deletionTimestamp"] = "2024-06-15T11:59:00Z";
+  if (!s.deletion_cost.empty()) {
+    meta["annotations"] =
+        json::object{{"controller.kubernetes.io/pod-deletion-cost", s.deletion_cost}};
+  }
   json::object spec{{"containers", json::array{json::object{{"name", "app"}}}}};
   if (!s.node.empty()) spec["nodeName"] = s.node;
   json::object status{{"phase", s.phase}};
@@ -145,6 +150,7 @@ class ReplicaSetControllerTest : public ::testing::Test {
     o.replica_sets = rs_client_;
     o.now = [] { return *api::Time::parse(kNow); };
     o.terminating_replicas = terminating;
+    o.rank = rank_;
     o.max_parallel_pod_calls = 4;
     controller_ = std::make_unique<ReplicaSetController>(nullptr, *informers_, nullptr,
                                                          pod_control_, burst, o);
@@ -197,6 +203,7 @@ class ReplicaSetControllerTest : public ::testing::Test {
   std::unique_ptr<ReplicaSetController> controller_;
   std::stop_source stop_;
   int rss_count_ = 0;
+  controller::RankOptions rank_;  // the PodDeletionCost and LogarithmicScaleDown gates
 };
 
 // --- manageReplicas ----------------------------------------------------------
@@ -302,6 +309,33 @@ TEST_F(ReplicaSetControllerTest, ScaleDownPrefersPodsOnNodesCrowdedWithRelatedPo
   start();
   ASSERT_TRUE(controller_->sync("default/web").ok());
   EXPECT_EQ(pod_control_->deleted(), (std::vector<std::string>{"crowded"}));
+}
+
+// The PodDeletionCost gate reaches the ranking: with it, the pod of lower
+// cost goes first although it is older; without it, the newer pod does.
+TEST_F(ReplicaSetControllerTest, ScaleDownDeletesTheCheaperPodFirstWithPodDeletionCost) {
+  add_rs({.replicas = 1});
+  add_pod({.name = "old-cheap",
+           .owner = "web",
+           .created = "2024-06-10T09:00:00Z",
+           .deletion_cost = "-5"});
+  add_pod({.name = "new", .owner = "web", .created = "2024-06-15T11:50:00Z"});
+  start();
+  ASSERT_TRUE(controller_->sync("default/web").ok());
+  EXPECT_EQ(pod_control_->deleted(), (std::vector<std::string>{"old-cheap"}));
+}
+
+TEST_F(ReplicaSetControllerTest, ScaleDownIgnoresDeletionCostsWithoutPodDeletionCost) {
+  rank_.pod_deletion_cost = false;
+  add_rs({.replicas = 1});
+  add_pod({.name = "old-cheap",
+           .owner = "web",
+           .created = "2024-06-10T09:00:00Z",
+           .deletion_cost = "-5"});
+  add_pod({.name = "new", .owner = "web", .created = "2024-06-15T11:50:00Z"});
+  start();
+  ASSERT_TRUE(controller_->sync("default/web").ok());
+  EXPECT_EQ(pod_control_->deleted(), (std::vector<std::string>{"new"}));
 }
 
 TEST_F(ReplicaSetControllerTest, BurstReplicasBoundsOneSync) {
