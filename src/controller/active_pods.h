@@ -34,7 +34,8 @@ PodOrderKey pod_order_key(const CachedPod& pod);
 // sidecar restarts) < fewer; created more recently (or zero) < older.
 bool active_pods_less(const PodOrderKey& a, const PodOrderKey& b);
 
-// The feature gates ActivePodsWithRanks consults; both are GA and on.
+// The feature gates ActivePodsWithRanks consults: PodDeletionCost (beta, on)
+// and LogarithmicScaleDown (GA, locked on).
 struct RankOptions {
   bool pod_deletion_cost = true;
   bool logarithmic_scale_down = true;
