@@ -179,8 +179,7 @@ TEST(OptionsTest, FeatureGatesFlagSetsTheGatesAtKcmsVersion) {
   // Repeated uses add up; "kube:" may be given on every entry.
   CommandLine cl =
       parse({"--feature-gates=kube:DeploymentReplicaSetTerminatingReplicas=true", "--feature-gates",
-             "kube:PodDeletionCost=false,kube:"
-             "LogarithmicScaleDown=true"},
+             "kube:PodDeletionCost=false,kube:LogarithmicScaleDown=true"},
             o);
   ASSERT_TRUE(cl.run) << cl.err;
   EXPECT_TRUE(o.features.enabled(featuregate::kDeploymentReplicaSetTerminatingReplicas));
