@@ -95,5 +95,16 @@ spec:
   EXPECT_EQ(terminating(), "0/0");
 }
 
+// What kcm's /metrics says of its gates.
+TEST_F(TerminatingReplicasTest, MetricsReportTheGates) {
+  const KcmProcess::HttpAnswer metrics = kcm_->get("/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_THAT(metrics.body, testing::HasSubstr("kubernetes_feature_enabled{name=\"DeploymentReplica"
+                                               "SetTerminatingReplicas\",stage=\"ALPHA\"} 1\n"));
+  EXPECT_THAT(metrics.body,
+              testing::HasSubstr(
+                  "kubernetes_feature_enabled{name=\"PodDeletionCost\",stage=\"BETA\"} 1\n"));
+}
+
 }  // namespace
 }  // namespace kcm::e2e
