@@ -97,8 +97,12 @@ spec:
 
 // What kcm's /metrics says of its gates.
 TEST_F(TerminatingReplicasTest, MetricsReportTheGates) {
-  const KcmProcess::HttpAnswer metrics = kcm_->get("/metrics");
-  ASSERT_EQ(metrics.status, 200);
+  // The suite's kcm may have just started (the e2e shards split the suite).
+  KcmProcess::HttpAnswer metrics;
+  ASSERT_TRUE(eventually([&] {
+    metrics = kcm_->get("/metrics");
+    return metrics.status == 200;
+  })) << metrics.status;
   EXPECT_THAT(metrics.body, testing::HasSubstr("kubernetes_feature_enabled{name=\"DeploymentReplica"
                                                "SetTerminatingReplicas\",stage=\"ALPHA\"} 1\n"));
   EXPECT_THAT(metrics.body,
