@@ -5,14 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "api/go_strings.h"
+
 namespace kcm::client {
 
 // `s` without leading and trailing ASCII whitespace (" \t\r\n\v\f").
 inline std::string trim_space(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n\v\f");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r\n\v\f");
-  return std::string(s.substr(b, e - b + 1));
+  return std::string(api::trim_space(s));
 }
 
 // `s` with ASCII letters in lower case (other bytes unchanged).

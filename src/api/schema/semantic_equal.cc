@@ -68,33 +68,47 @@ bool equal_field(const json::value* a, const json::value* b, const Field& field,
   return equal_value(a, b, *field.type, ignored);
 }
 
-bool equal_struct(const json::value* a, const json::value* b, const Type& type,
-                  IgnoredPath ignored) {
-  static const json::object kZero;
-  const json::object* oa = is_nil(a) ? &kZero : a->if_object();
-  const json::object* ob = is_nil(b) ? &kZero : b->if_object();
-  if (oa == nullptr || ob == nullptr) return equal_json(a, b);
+// A struct or map value with nil as the empty object; nullptr when `v` is
+// some other JSON type.
+const json::object* object_nil_as_empty(const json::value* v) {
+  static const json::object kEmpty;
+  return is_nil(v) ? &kEmpty : v->if_object();
+}
+const json::array* array_nil_as_empty(const json::value* v) {
+  static const json::array kEmpty;
+  return is_nil(v) ? &kEmpty : v->if_array();
+}
+
+bool equal_members(const json::object& oa, const json::object& ob, const Type& type,
+                   IgnoredPath ignored) {
   const auto member_equal = [&](std::string_view key, const json::value* va,
                                 const json::value* vb) {
     const Field* field = type.field(key);
     return field != nullptr ? equal_field(va, vb, *field, inner(ignored, key)) : equal_json(va, vb);
   };
-  for (const auto& kv : *oa) {
+  for (const auto& kv : oa) {
     if (left_out(ignored, kv.key())) continue;
-    if (!member_equal(kv.key(), &kv.value(), ob->if_contains(kv.key()))) return false;
+    if (!member_equal(kv.key(), &kv.value(), ob.if_contains(kv.key()))) return false;
   }
   // Members only `b` has, against their zero values.
-  for (const auto& kv : *ob) {
-    if (left_out(ignored, kv.key()) || oa->contains(kv.key())) continue;
+  for (const auto& kv : ob) {
+    if (left_out(ignored, kv.key()) || oa.contains(kv.key())) continue;
     if (!member_equal(kv.key(), nullptr, &kv.value())) return false;
   }
   return true;
 }
 
+bool equal_struct(const json::value* a, const json::value* b, const Type& type,
+                  IgnoredPath ignored) {
+  const json::object* oa = object_nil_as_empty(a);
+  const json::object* ob = object_nil_as_empty(b);
+  if (oa == nullptr || ob == nullptr) return equal_json(a, b);
+  return equal_members(*oa, *ob, type, ignored);
+}
+
 bool equal_list(const json::value* a, const json::value* b, const TypeExpr& elem) {
-  static const json::array kNil;
-  const json::array* la = is_nil(a) ? &kNil : a->if_array();
-  const json::array* lb = is_nil(b) ? &kNil : b->if_array();
+  const json::array* la = array_nil_as_empty(a);
+  const json::array* lb = array_nil_as_empty(b);
   if (la == nullptr || lb == nullptr) return equal_json(a, b);
   if (la->size() != lb->size()) return false;  // nil and empty are both size 0
   for (std::size_t i = 0; i < la->size(); ++i) {
@@ -105,9 +119,8 @@ bool equal_list(const json::value* a, const json::value* b, const TypeExpr& elem
 
 bool equal_map(const json::value* a, const json::value* b, const TypeExpr& elem,
                IgnoredPath ignored) {
-  static const json::object kNil;
-  const json::object* ma = is_nil(a) ? &kNil : a->if_object();
-  const json::object* mb = is_nil(b) ? &kNil : b->if_object();
+  const json::object* ma = object_nil_as_empty(a);
+  const json::object* mb = object_nil_as_empty(b);
   if (ma == nullptr || mb == nullptr) return equal_json(a, b);
   const auto size_of = [&](const json::object& m) {
     std::size_t n = m.size();
@@ -209,6 +222,11 @@ bool equal_value(const json::value* a, const json::value* b, const TypeExpr& typ
 bool semantic_equal(const json::value& a, const json::value& b, const Type& type,
                     IgnoredPath ignored) {
   return equal_struct(&a, &b, type, ignored);
+}
+
+bool semantic_equal(const json::object& a, const json::object& b, const Type& type,
+                    IgnoredPath ignored) {
+  return equal_members(a, b, type, ignored);
 }
 
 bool semantic_equal(const json::value* a, const json::value* b, const Field* field) {

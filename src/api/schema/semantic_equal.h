@@ -30,6 +30,9 @@ using IgnoredPath = std::span<const std::string_view>;
 
 bool semantic_equal(const json::value& a, const json::value& b, const Type& type,
                     IgnoredPath ignored = {});
+// The same for two objects (no copy into json::value needed).
+bool semantic_equal(const json::object& a, const json::object& b, const Type& type,
+                    IgnoredPath ignored = {});
 
 // The values of one member of a struct (nullptr: the member is absent), as
 // the struct's comparison compares it: by `field`, or as JSON when the

@@ -60,31 +60,6 @@ OldReplicaSetsPlan cleanup_unhealthy(ReplicaSetList& old_rss, const DeploymentVi
   return plan;
 }
 
-OldReplicaSetsPlan scale_down_old(const ReplicaSetList& all_rss, ReplicaSetList old_rss,
-                                  const DeploymentView& d) {
-  OldReplicaSetsPlan plan;
-  const std::int32_t min_available_count = d.replicas - max_unavailable(d);
-  const std::int32_t available = available_replica_count(all_rss);
-  if (available <= min_available_count) return plan;
-  sort_by_creation_timestamp(old_rss);
-  const std::int32_t budget = available - min_available_count;
-  for (const ReplicaSetInfo* rs : old_rss) {
-    if (plan.scaled_down >= budget) break;
-    if (rs->spec_replicas == 0) continue;
-    const std::int32_t count = std::min(rs->spec_replicas, budget - plan.scaled_down);
-    const std::int32_t new_size = rs->spec_replicas - count;
-    if (new_size > rs->spec_replicas) {
-      plan.error = invalid_scale_down("scaling down old RS", *rs, new_size);
-      return plan;
-    }
-    if (auto a = scale_replica_set_and_record_event(*rs, new_size, d)) {
-      plan.actions.push_back(std::move(*a));
-    }
-    plan.scaled_down += count;
-  }
-  return plan;
-}
-
 }  // namespace
 
 Result<ScaleActions> plan_reconcile_new_replica_set(const DeploymentView& d,
@@ -113,8 +88,28 @@ OldReplicaSetsPlan plan_cleanup_unhealthy_replicas(const ReplicaSetList& old_rss
 }
 
 OldReplicaSetsPlan plan_scale_down_old_replica_sets_for_rolling_update(
-    const ReplicaSetList& all_rss, const ReplicaSetList& old_rss, const DeploymentView& d) {
-  return scale_down_old(all_rss, old_rss, d);
+    const ReplicaSetList& all_rss, ReplicaSetList old_rss, const DeploymentView& d) {
+  OldReplicaSetsPlan plan;
+  const std::int32_t min_available_count = d.replicas - max_unavailable(d);
+  const std::int32_t available = available_replica_count(all_rss);
+  if (available <= min_available_count) return plan;
+  sort_by_creation_timestamp(old_rss);
+  const std::int32_t budget = available - min_available_count;
+  for (const ReplicaSetInfo* rs : old_rss) {
+    if (plan.scaled_down >= budget) break;
+    if (rs->spec_replicas == 0) continue;
+    const std::int32_t count = std::min(rs->spec_replicas, budget - plan.scaled_down);
+    const std::int32_t new_size = rs->spec_replicas - count;
+    if (new_size > rs->spec_replicas) {
+      plan.error = invalid_scale_down("scaling down old RS", *rs, new_size);
+      return plan;
+    }
+    if (auto a = scale_replica_set_and_record_event(*rs, new_size, d)) {
+      plan.actions.push_back(std::move(*a));
+    }
+    plan.scaled_down += count;
+  }
+  return plan;
 }
 
 OldReplicaSetsPlan plan_reconcile_old_replica_sets(const ReplicaSetList& all_rss,
@@ -136,7 +131,7 @@ OldReplicaSetsPlan plan_reconcile_old_replica_sets(const ReplicaSetList& all_rss
 
   ReplicaSetList all = old;
   all.push_back(&new_rs);
-  OldReplicaSetsPlan down = scale_down_old(all, old, d);
+  OldReplicaSetsPlan down = plan_scale_down_old_replica_sets_for_rolling_update(all, old, d);
   for (ScaleAction& a : down.actions) {
     a.rs = original_of(a.rs, old_rss);
     plan.actions.push_back(std::move(a));

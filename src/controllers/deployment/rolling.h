@@ -46,9 +46,9 @@ OldReplicaSetsPlan plan_cleanup_unhealthy_replicas(const ReplicaSetList& old_rss
 
 // scaleDownOldReplicaSetsForRollingUpdate: when the available pods of
 // all_rss exceed replicas - MaxUnavailable, remove that excess from the old
-// RSs, oldest first.
+// RSs, oldest first (sorting its own copy of `old_rss`).
 OldReplicaSetsPlan plan_scale_down_old_replica_sets_for_rolling_update(
-    const ReplicaSetList& all_rss, const ReplicaSetList& old_rss, const DeploymentView& d);
+    const ReplicaSetList& all_rss, ReplicaSetList old_rss, const DeploymentView& d);
 
 // reconcileOldReplicaSets: when the old RSs have replicas and
 // sum(spec of all) - minAvailable - (new spec - new available) > 0, the

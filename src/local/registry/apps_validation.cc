@@ -157,8 +157,9 @@ Errs validate_replica_set_spec(const json::object& spec) {
 void validate_selector_immutable(const json::object& obj, const json::object& old, Errs& errs) {
   const json::value* now = member(member_or_empty(obj, "spec"), "selector");
   const json::value* before = member(member_or_empty(old, "spec"), "selector");
+  static const api::schema::Type& label_selector = builtin_type("meta/v1", "LabelSelector");
   if ((now == nullptr) == (before == nullptr) &&
-      (now == nullptr || semantic_equal(*now, *before, builtin_type("meta/v1", "LabelSelector")))) {
+      (now == nullptr || semantic_equal(*now, *before, label_selector))) {
     return;
   }
   if (now == nullptr) {

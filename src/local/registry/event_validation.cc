@@ -133,7 +133,7 @@ api::FieldErrors validate_event_update(const json::object& event, const json::ob
   Errs errs = legacy_validate(event, k);
   if (api == EventApi::kCoreV1) return errs;
   validate_kube_finalizer_names(event, errs);
-  const api::schema::Type& events_event = builtin_type("events.k8s.io/v1", "Event");
+  static const api::schema::Type& events_event = builtin_type("events.k8s.io/v1", "Event");
   if (!equal_member(event, old, "series", events_event)) {
     validate_series(event, errs);
   }

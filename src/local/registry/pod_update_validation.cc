@@ -93,6 +93,11 @@ bool validate_container_updates(const json::array* now, const json::array* befor
   return false;
 }
 
+const api::schema::Type& pod_spec_type() {
+  static const api::schema::Type& type = builtin_type("core/v1", "PodSpec");
+  return type;
+}
+
 // validateOnlyAddedTolerations: every old toleration must still be there,
 // tolerationSeconds aside.
 void validate_only_added_tolerations(const json::array* now, const json::array* before,
@@ -111,7 +116,7 @@ void validate_only_added_tolerations(const json::array* now, const json::array* 
           } else {
             candidate.erase("tolerationSeconds");
           }
-          if (semantic_equal(json::value(candidate), json::value(new_t), toleration)) {
+          if (semantic_equal(candidate, new_t, toleration)) {
             found = true;
             break;
           }
@@ -169,7 +174,7 @@ const json::array* required_terms(const json::object* node_affinity) {
 }
 
 std::string pod_spec_diff(const json::object& before, const json::object& now) {
-  static const api::schema::Type& pod_spec = builtin_type("core/v1", "PodSpec");
+  const api::schema::Type& pod_spec = pod_spec_type();
   // go-cmp's Diff of the internal structs cannot be reproduced (it even mixes
   // in non-breaking spaces on purpose); this lists the differing members.
   std::string out = "  core.PodSpec{\n";
@@ -322,8 +327,8 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
           fmt::format("only deletion is allowed, but found new scheduling gate '{}'", name)));
     }
   }
-  const api::schema::Type& pod_spec = builtin_type("core/v1", "PodSpec");
-  if (semantic_equal(json::value(spec), json::value(old_spec), pod_spec)) return errs;
+  const api::schema::Type& pod_spec = pod_spec_type();
+  if (semantic_equal(spec, old_spec, pod_spec)) return errs;
 
   // Carry over what may change, then compare the rest.
   json::object munged = spec;
@@ -379,7 +384,8 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
     const json::object* new_aff = object_member(munged, "affinity");
     const json::value* old_na = old_aff != nullptr ? old_aff->if_contains("nodeAffinity") : nullptr;
     const json::value* new_na = new_aff != nullptr ? new_aff->if_contains("nodeAffinity") : nullptr;
-    if (!equal_member(old_na, new_na, "nodeAffinity", builtin_type("core/v1", "Affinity"))) {
+    static const api::schema::Type& affinity = builtin_type("core/v1", "Affinity");
+    if (!equal_member(old_na, new_na, "nodeAffinity", affinity)) {
       const json::array* old_terms =
           required_terms(old_na != nullptr ? old_na->if_object() : nullptr);
       const json::array* new_terms =
@@ -413,7 +419,7 @@ api::FieldErrors validate_pod_update(const json::object& pod, const json::object
       }
     }
   }
-  if (!semantic_equal(json::value(munged), json::value(old_spec), pod_spec)) {
+  if (!semantic_equal(munged, old_spec, pod_spec)) {
     errs.push_back(api::forbidden(
         "spec",
         "pod updates may not change fields other than `spec.containers[*].image`,"

@@ -188,6 +188,20 @@ class ReplicaSetControllerTest : public ::testing::Test {
     }
   }
 
+  // An RS of 1 with two pods: an old one of deletion cost -5, and a newer one
+  // without a cost. The pods one sync deletes.
+  std::vector<std::string> deleted_of_an_old_cheap_pod_and_a_new_one() {
+    add_rs({.replicas = 1});
+    add_pod({.name = "old-cheap",
+             .owner = "web",
+             .created = "2024-06-10T09:00:00Z",
+             .deletion_cost = "-5"});
+    add_pod({.name = "new", .owner = "web", .created = "2024-06-15T11:50:00Z"});
+    start();
+    EXPECT_TRUE(controller_->sync("default/web").ok());
+    return pod_control_->deleted();
+  }
+
   json::object last_status() {
     const auto updates = rs_client_->status_updates();
     EXPECT_FALSE(updates.empty());
@@ -314,28 +328,12 @@ TEST_F(ReplicaSetControllerTest, ScaleDownPrefersPodsOnNodesCrowdedWithRelatedPo
 // The PodDeletionCost gate reaches the ranking: with it, the pod of lower
 // cost goes first although it is older; without it, the newer pod does.
 TEST_F(ReplicaSetControllerTest, ScaleDownDeletesTheCheaperPodFirstWithPodDeletionCost) {
-  add_rs({.replicas = 1});
-  add_pod({.name = "old-cheap",
-           .owner = "web",
-           .created = "2024-06-10T09:00:00Z",
-           .deletion_cost = "-5"});
-  add_pod({.name = "new", .owner = "web", .created = "2024-06-15T11:50:00Z"});
-  start();
-  ASSERT_TRUE(controller_->sync("default/web").ok());
-  EXPECT_EQ(pod_control_->deleted(), (std::vector<std::string>{"old-cheap"}));
+  EXPECT_EQ(deleted_of_an_old_cheap_pod_and_a_new_one(), (std::vector<std::string>{"old-cheap"}));
 }
 
 TEST_F(ReplicaSetControllerTest, ScaleDownIgnoresDeletionCostsWithoutPodDeletionCost) {
   rank_.pod_deletion_cost = false;
-  add_rs({.replicas = 1});
-  add_pod({.name = "old-cheap",
-           .owner = "web",
-           .created = "2024-06-10T09:00:00Z",
-           .deletion_cost = "-5"});
-  add_pod({.name = "new", .owner = "web", .created = "2024-06-15T11:50:00Z"});
-  start();
-  ASSERT_TRUE(controller_->sync("default/web").ok());
-  EXPECT_EQ(pod_control_->deleted(), (std::vector<std::string>{"new"}));
+  EXPECT_EQ(deleted_of_an_old_cheap_pod_and_a_new_one(), (std::vector<std::string>{"new"}));
 }
 
 TEST_F(ReplicaSetControllerTest, BurstReplicasBoundsOneSync) {
