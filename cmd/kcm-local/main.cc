@@ -8,6 +8,7 @@
 #include <limits>
 #include <regex>
 
+#include "featuregate/component_entries.h"
 #include "featuregate/feature_gate.h"
 #include "featuregate/kube_features.h"
 #include "local/apiserver/api_server.h"
@@ -47,10 +48,12 @@ Result<registry::ApiFeatures> api_features(const apiserver::VersionInfo& version
       std::from_chars(version.minor.data(), version.minor.data() + version.minor.size(), minor);
   if (ec != std::errc()) minor = std::numeric_limits<int>::max();  // digits, but too many
   featuregate::FeatureGate gates(featuregate::kube_features(), minor);
-  std::string joined;
+  std::vector<featuregate::ComponentEntry> entries;
   for (const auto& s : settings)
-    joined += (joined.empty() ? "" : ",") + s;
-  auto warnings = gates.set(joined);
+    featuregate::append_component_entries(s, entries);
+  auto joined = featuregate::kube_settings(entries);
+  if (!joined) return fail(joined.error());
+  auto warnings = gates.set(*joined);
   if (!warnings) return fail(warnings.error());
   for (const auto& w : *warnings)
     std::fprintf(stderr, "kcm-local: warning: %s\n", w.c_str());
@@ -121,9 +124,10 @@ int main(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   std::vector<std::string> feature_gates;
   app.add_option("--feature-gates", feature_gates,
-                 "Feature gates of the API server at --kube-version: Name=true|false pairs, "
-                 "comma-separated, repeatable (e.g. DeploymentReplicaSetTerminatingReplicas=true, "
-                 "known from v1.33, on by default from v1.35)")
+                 "Feature gates of the API server at --kube-version: [kube:]Name=true|false "
+                 "pairs, comma-separated, repeatable (e.g. "
+                 "DeploymentReplicaSetTerminatingReplicas=true, known from v1.33, on by default "
+                 "from v1.35)")
       ->delimiter(',');
   try {
     app.parse(argc, argv);

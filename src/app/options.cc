@@ -5,19 +5,11 @@
 #include <algorithm>
 
 #include "api/field_error.h"
-#include "api/go_strings.h"
 #include "app/controller_names.h"
 
 namespace kcm::app {
 
 using api::go_quote;
-
-namespace {
-
-// The component --feature-gates entries without a "component:" prefix belong to.
-constexpr std::string_view kKubeComponent = "kube";
-
-}  // namespace
 
 std::string_view kcm_version() {
   return "v1.33.0-kcm.0";
@@ -151,7 +143,7 @@ void Options::add_flags(FlagSet& f) {
 void Options::add_feature_gates_flag(FlagSet& f, const std::string& section) {
   std::string options;
   for (const std::string& line : features.known_features())
-    options += fmt::format("\n{}:{}", kKubeComponent, line);
+    options += fmt::format("\n{}:{}", featuregate::kKubeComponent, line);
   FlagSet::Flag flag;
   flag.name = "feature-gates";
   flag.type = "colonSeparatedMultimapStringString";
@@ -166,48 +158,26 @@ void Options::add_feature_gates_flag(FlagSet& f, const std::string& section) {
   flag.set = [this, first = true](std::string_view value) mutable -> Result<void> {
     if (first) feature_gate_entries.clear();
     first = false;
-    for (const std::string_view pair : api::split(value, ',')) {
-      if (pair.empty()) continue;
-      const auto colon = pair.find(':');
-      if (colon == std::string_view::npos) {
-        feature_gate_entries.emplace_back("", std::string(api::trim_space(pair)));
-      } else {
-        feature_gate_entries.emplace_back(std::string(api::trim_space(pair.substr(0, colon))),
-                                          std::string(api::trim_space(pair.substr(colon + 1))));
-      }
-    }
+    featuregate::append_component_entries(value, feature_gate_entries);
     return {};
   };
   // String(): "component:value" pairs, stable-sorted by component.
   flag.value = [this] {
     auto entries = feature_gate_entries;
     std::stable_sort(entries.begin(), entries.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+                     [](const auto& a, const auto& b) { return a.component < b.component; });
     std::string out;
-    for (const auto& [component, value] : entries)
-      out += fmt::format("{}{}:{}", out.empty() ? "" : ",", component, value);
+    for (const auto& entry : entries)
+      out += fmt::format("{}{}:{}", out.empty() ? "" : ",", entry.component, entry.setting);
     return out;
   };
   f.add(std::move(flag));
 }
 
 Result<std::vector<std::string>> Options::apply_feature_gates() {
-  bool unprefixed = false;
-  bool prefixed = false;
-  std::string kube;
-  for (const auto& [component, value] : feature_gate_entries) {
-    if (!component.empty() && component != kKubeComponent) {
-      return fail(fmt::format("component not registered: {}", component));
-    }
-    (component.empty() ? unprefixed : prefixed) = true;
-    kube += (kube.empty() ? "" : ",") + value;
-  }
-  if (unprefixed && prefixed) {
-    return fail(
-        "set kube feature gates with default empty prefix or kube: prefix consistently, do not "
-        "mix use");
-  }
-  return features.set(kube);
+  auto kube = featuregate::kube_settings(feature_gate_entries);
+  if (!kube) return fail(kube.error());
+  return features.set(*kube);
 }
 
 Result<void> Options::validate() {

@@ -10,6 +10,7 @@
 
 #include "api/result.h"
 #include "app/flag_set.h"
+#include "featuregate/component_entries.h"
 #include "featuregate/feature_gate.h"
 #include "featuregate/kube_features.h"
 
@@ -52,9 +53,8 @@ struct Options {
   std::string tls_private_key_file;
   std::int32_t verbosity = 0;
   std::string version;  // "", "true", "raw" or a version to report
-  // --feature-gates as given: (component, "Name=bool") entries, the component
-  // empty or "kube".
-  std::vector<std::pair<std::string, std::string>> feature_gate_entries;
+  // --feature-gates as given.
+  std::vector<featuregate::ComponentEntry> feature_gate_entries;
   // The feature gates at kcm's version; parse_command_line applies
   // --feature-gates to them.
   featuregate::FeatureGate features{featuregate::kube_features(), kKubeMinorVersion};
