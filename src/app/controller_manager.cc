@@ -361,7 +361,7 @@ int run_controller_manager(const std::vector<std::string>& args) {
   const CommandLine command_line = parse_command_line(args, options);
   std::cout << command_line.out << std::flush;
   std::cerr << command_line.err << std::flush;
-  if (!command_line.run) return command_line.exit_code;
+  if (!command_line.run && command_line.command_failed.empty()) return command_line.exit_code;
 
   log::set_verbosity(options.verbosity);
   for (const std::string& warning : command_line.warnings)
@@ -369,6 +369,10 @@ int run_controller_manager(const std::vector<std::string>& args) {
   if (log::v(1))
     for (const std::string& line : command_line.flag_lines)
       log::info(line);
+  if (!command_line.command_failed.empty()) {
+    log::error("command failed", {{"err", command_line.command_failed}});
+    return command_line.exit_code;
+  }
 
   // Before any thread starts, so every thread inherits the blocked signals.
   signals::ShutdownSignals signals;

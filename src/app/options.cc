@@ -6,6 +6,7 @@
 
 #include "api/field_error.h"
 #include "app/controller_names.h"
+#include "featuregate/emulation_version.h"
 
 namespace kcm::app {
 
@@ -18,7 +19,7 @@ std::string_view kcm_version() {
 void Options::add_flags(FlagSet& f) {
   const std::string generic = "Generic";
   f.add_string_slice("controllers", &controllers, controllers_flag_usage(), generic);
-  add_feature_gates_flag(f, generic);
+  add_component_globals_flags(f, generic);
   f.add_duration("min-resync-period", &min_resync_period,
                  "The resync period in reflectors will be random between MinResyncPeriod and "
                  "2*MinResyncPeriod.",
@@ -137,10 +138,21 @@ void Options::add_flags(FlagSet& f) {
   f.add(std::move(version_flag));
 }
 
-// --feature-gates as ComponentGlobalsRegistry registers it: a
-// ColonSeparatedMultimapStringString, "[component:]Name=bool" entries, whose
-// first use replaces the default and later uses add to it.
-void Options::add_feature_gates_flag(FlagSet& f, const std::string& section) {
+// --emulated-version and --feature-gates as ComponentGlobalsRegistry
+// registers them. --feature-gates is a ColonSeparatedMultimapStringString,
+// "[component:]Name=bool" entries, whose first use replaces the default and
+// later uses add to it.
+void Options::add_component_globals_flags(FlagSet& f, const std::string& section) {
+  f.add_string_slice(
+      "emulated-version", &emulated_version,
+      "The versions different components emulate their capabilities (APIs, features, ...) of.\n"
+      "If set, the component will emulate the behavior of this version instead of the underlying "
+      "binary version.\nVersion format could only be major.minor, for example: "
+      "'--emulated-version=wardle=1.2,kube=1.31'. Options are:\n" +
+          featuregate::kube_emulation_option(featuregate::kube_emulation_range(kKubeMinorVersion)) +
+          "If the component is not specified, defaults to \"kube\"",
+      section);
+
   std::string options;
   for (const std::string& line : features.known_features())
     options += fmt::format("\n{}:{}", featuregate::kKubeComponent, line);
@@ -174,14 +186,20 @@ void Options::add_feature_gates_flag(FlagSet& f, const std::string& section) {
   f.add(std::move(flag));
 }
 
-Result<std::vector<std::string>> Options::apply_feature_gates() {
+Result<std::vector<std::string>> Options::apply_component_globals() {
+  const auto range = featuregate::kube_emulation_range(kKubeMinorVersion);
+  auto emulated = featuregate::kube_emulation_version(emulated_version, range);
+  if (!emulated) return fail(emulated.error());
+  emulation = *emulated;
+  features = featuregate::FeatureGate(featuregate::kube_features(), kKubeMinorVersion, emulation);
   auto kube = featuregate::kube_settings(feature_gate_entries);
   if (!kube) return fail(kube.error());
   return features.set(*kube);
 }
 
 Result<void> Options::validate() {
-  std::vector<std::string> errors;
+  std::vector<std::string> errors = featuregate::validate_emulation_version(
+      emulation, featuregate::kube_emulation_range(kKubeMinorVersion));
   auto resolved = resolve_controllers(controllers);
   if (!resolved) {
     errors.push_back(resolved.error());
@@ -262,11 +280,12 @@ CommandLine parse_command_line(const std::vector<std::string>& args, Options& op
     cl.err = fmt::format("Error: \"{}\" does not take any arguments, got [{}]\n", command, list);
     return cl;
   }
-  // Upstream applies the feature gates before the command runs, --version included.
-  auto gates = options.apply_feature_gates();
+  // Upstream applies the feature gates before the command runs, --version
+  // included, once logging has started.
+  auto gates = options.apply_component_globals();
   if (!gates) {
     cl.exit_code = 1;
-    cl.err = fmt::format("Error: {}\n", gates.error());
+    cl.command_failed = gates.error();
     return cl;
   }
   cl.warnings = std::move(*gates);
@@ -280,13 +299,14 @@ CommandLine parse_command_line(const std::vector<std::string>& args, Options& op
         fmt::format("Kubernetes {}\n", options.version == "true" ? kcm_version() : options.version);
     return cl;
   }
+  // As upstream's RunE: the flags are printed, then the options validated.
+  cl.flag_lines = flags.print_flags();
   if (auto ok = options.validate(); !ok) {
     cl.exit_code = 1;
-    cl.err = fmt::format("Error: {}\n", ok.error());
+    cl.command_failed = ok.error();
     return cl;
   }
   cl.run = true;
-  cl.flag_lines = flags.print_flags();
   return cl;
 }
 

@@ -53,20 +53,26 @@ struct Options {
   std::string tls_private_key_file;
   std::int32_t verbosity = 0;
   std::string version;  // "", "true", "raw" or a version to report
+  // --emulated-version as given: "[component=]major.minor" entries.
+  std::vector<std::string> emulated_version;
+  // The version kcm emulates: --emulated-version's, else its own.
+  featuregate::MajorMinor emulation{1, kKubeMinorVersion};
   // --feature-gates as given.
   std::vector<featuregate::ComponentEntry> feature_gate_entries;
-  // The feature gates at kcm's version; parse_command_line applies
-  // --feature-gates to them.
+  // The feature gates at kcm's version; parse_command_line moves them to the
+  // emulated version and applies --feature-gates to them.
   featuregate::FeatureGate features{featuregate::kube_features(), kKubeMinorVersion};
 
   // Registers every flag on `flags`, bound to this object's members.
   void add_flags(FlagSet& flags);
 
-  // --feature-gates, bound to feature_gate_entries.
-  void add_feature_gates_flag(FlagSet& flags, const std::string& section);
-  // ComponentGlobalsRegistry.Set for the feature gates: applies
-  // feature_gate_entries to `features`. Returns the warnings to log.
-  Result<std::vector<std::string>> apply_feature_gates();
+  // --emulated-version and --feature-gates, bound to emulated_version and
+  // feature_gate_entries.
+  void add_component_globals_flags(FlagSet& flags, const std::string& section);
+  // ComponentGlobalsRegistry.Set: sets `emulation` from emulated_version,
+  // moves `features` to it, then applies feature_gate_entries. Returns the
+  // warnings to log. The emulated version's range is checked by validate().
+  Result<std::vector<std::string>> apply_component_globals();
 
   // Options.Validate: every problem, aggregated as upstream prints them (one
   // error as itself, several as "[e1, e2]"). Resolves controller aliases in
@@ -83,15 +89,19 @@ struct CommandLine {
   std::string err;
   // `FLAG: --name="value"` for every flag (logged at V(1) when running).
   std::vector<std::string> flag_lines;
-  // Warnings to log when running (setting a GA or deprecated feature gate).
+  // Warnings to log (setting a GA or deprecated feature gate).
   std::vector<std::string> warnings;
+  // An error upstream meets after logging has started (in --feature-gates,
+  // --emulated-version or validation): logged as `"command failed"
+  // err="..."`, then exit 1, as component-base's cli.Run does.
+  std::string command_failed;
 };
 
 // Parses `args` (without argv[0]) into `options` as cobra would for
 // kube-controller-manager: --help prints the usage and exits 0; a flag error
 // prints the usage then "Error: <msg>" and exits 1; positional arguments are
-// refused; bad --feature-gates print "Error: <msg>" and exit 1; --version
-// prints "Kubernetes <version>" and exits 0.
+// refused; bad --feature-gates or --emulated-version and invalid options set
+// `command_failed`; --version prints "Kubernetes <version>" and exits 0.
 CommandLine parse_command_line(const std::vector<std::string>& args, Options& options,
                                std::string_view command = "kcm");
 

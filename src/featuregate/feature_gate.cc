@@ -34,6 +34,8 @@ const char* go_bool(bool b) {
 
 std::string_view stage_name(Stage stage) {
   switch (stage) {
+    case Stage::kPreAlpha:
+      return "PRE-ALPHA";
     case Stage::kAlpha:
       return "ALPHA";
     case Stage::kBeta:
@@ -46,15 +48,24 @@ std::string_view stage_name(Stage stage) {
   return "";
 }
 
-FeatureGate::FeatureGate(const std::vector<Feature>& features, int minor) {
+FeatureGate::FeatureGate(const std::vector<Feature>& features, int minor)
+    : FeatureGate(features, minor, MajorMinor{1, static_cast<unsigned long>(std::max(minor, 0))}) {}
+
+FeatureGate::FeatureGate(const std::vector<Feature>& features, int binary_minor,
+                         MajorMinor emulated)
+    : emulation_version_(fmt::format("{}.{}", emulated.major, emulated.minor)) {
   gates_.emplace(kAllAlpha, Gate{{0, false, Stage::kAlpha, false}, false});
   gates_.emplace(kAllBeta, Gate{{0, false, Stage::kBeta, false}, false});
   for (const Feature& f : features) {
+    // The binary knows the gate only from the version that introduced it on.
+    if (f.history.empty() || f.history.front().minor > binary_minor) continue;
     const VersionedSpec* at = nullptr;
     for (const VersionedSpec& spec : f.history) {
-      if (spec.minor <= minor) at = &spec;
+      if (spec.minor > binary_minor) break;
+      if (MajorMinor{1, static_cast<unsigned long>(spec.minor)} <= emulated) at = &spec;
     }
-    if (at != nullptr) gates_.insert_or_assign(f.name, Gate{*at, at->default_value});
+    const VersionedSpec spec = at != nullptr ? *at : VersionedSpec{0, false, Stage::kPreAlpha};
+    gates_.insert_or_assign(f.name, Gate{spec, spec.default_value});
   }
 }
 
@@ -95,11 +106,18 @@ Result<std::vector<std::string>> FeatureGate::set(std::string_view value) {
                                    name, go_bool(on), go_bool(gate.spec.default_value)));
       continue;
     }
-    gate.enabled = on;
     if (name == kAllAlpha || name == kAllBeta) {
+      gate.enabled = on;
       all_stage.emplace_back(name == kAllAlpha ? Stage::kAlpha : Stage::kBeta, on);
       continue;
     }
+    if (gate.spec.stage == Stage::kPreAlpha) {
+      errors.push_back(fmt::format(
+          "cannot set feature gate {} to {}, feature is PreAlpha at emulated version {}", name,
+          go_bool(on), emulation_version_));
+      continue;
+    }
+    gate.enabled = on;
     explicit_names.insert(name);
     if (gate.spec.stage == Stage::kDeprecated) {
       warnings.push_back(fmt::format(
@@ -141,7 +159,7 @@ std::vector<std::string> FeatureGate::known_features() const {
   std::vector<std::string> out;
   for (const auto& [name, gate] : gates_) {
     const Stage stage = gate.spec.stage;
-    if (stage == Stage::kGA || stage == Stage::kDeprecated) continue;
+    if (stage == Stage::kGA || stage == Stage::kDeprecated || stage == Stage::kPreAlpha) continue;
     out.push_back(fmt::format("{}=true|false ({} - default={})", name, stage_name(stage),
                               go_bool(gate.spec.default_value)));
   }
@@ -151,8 +169,9 @@ std::vector<std::string> FeatureGate::known_features() const {
 
 std::vector<FeatureGate::State> FeatureGate::states() const {
   std::vector<State> out;
-  for (const auto& [name, gate] : gates_)
-    out.push_back({name, gate.spec.stage, gate.enabled});
+  for (const auto& [name, gate] : gates_) {
+    if (gate.spec.stage != Stage::kPreAlpha) out.push_back({name, gate.spec.stage, gate.enabled});
+  }
   return out;
 }
 

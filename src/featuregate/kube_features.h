@@ -1,6 +1,10 @@
-// The Kubernetes feature gates kcm and kcm-local consult, with upstream's
-// history of each (pkg/features/kube_features.go). Each component sees them
-// at its own version: FeatureGate(kube_features(), minor).
+// The Kubernetes feature gates, with upstream's history of each: every gate
+// kube-controller-manager 1.33 accepts in --feature-gates (pkg/features, the
+// generic apiserver's, apiextensions', client-go's, logging's, metrics' and
+// zpages' gates). Clusters pass one --feature-gates line to all their
+// components, so kcm accepts them all, though its controllers consult only
+// the ones named below. Each component sees the gates at its own version:
+// FeatureGate(kube_features(), minor).
 #pragma once
 
 #include <string_view>

@@ -89,8 +89,27 @@ INSTANTIATE_TEST_SUITE_P(
         CommandLineCase{{"--no-such-flag"}, 1, "", "Error: unknown flag: --no-such-flag"},
         CommandLineCase{
             {"extra"}, 1, "", R"(Error: "kcm" does not take any arguments, got ["extra"])"},
+        // Errors met once logging has started are logged, as cli.Run does.
         CommandLineCase{
-            {"--controllers=*,bogus"}, 1, "", R"("bogus" is not in the list of known controllers)"},
+            {"--controllers=*,bogus"},
+            1,
+            "",
+            R"("command failed" err="\"bogus\" is not in the list of known controllers")"},
+        CommandLineCase{
+            {"--emulated-version=1.34"},
+            1,
+            "",
+            R"("command failed" err="emulation version 1.34 is not between [1.31, 1.33.0]")"},
+        CommandLineCase{{"--feature-gates=Nope=true"},
+                        1,
+                        "",
+                        R"("command failed" err="unrecognized feature gate: Nope")"},
+        // Any gate of kube-controller-manager 1.33 is accepted.
+        CommandLineCase{{"--feature-gates=SchedulerQueueingHints=false,WatchListClient=true",
+                         "--emulated-version=1.32", "--version"},
+                        0,
+                        "Kubernetes v1.33.0-kcm.0",
+                        ""},
         CommandLineCase{
             {"--kube-api-qps=fast"}, 1, "", R"(invalid argument "fast" for "--kube-api-qps" flag)"},
         CommandLineCase{{"--leader-elect-lease-duration=10"},
@@ -161,6 +180,26 @@ TEST_F(KcmAppTest, ServesHealthzAndMetricsAndStopsOnSigterm) {
   EXPECT_THAT(log, HasSubstr("\"Received signal, shutting down\" signal=\"SIGTERM\""));
   EXPECT_THAT(log, HasSubstr("Requested to terminate, exiting"));
   EXPECT_THAT(log, Not(HasSubstr("Controller shutdown timeout reached")));
+}
+
+// The gates /metrics reports follow --emulated-version and --feature-gates.
+TEST_F(KcmAppTest, EmulatedVersionSetsTheGatesItReports) {
+  KcmProcess kcm(cluster_, {"--leader-elect=false", "--emulated-version=1.32",
+                            "--feature-gates=SchedulerQueueingHints=false,ClientsAllowCBOR=true"});
+  KcmProcess::HttpAnswer metrics;
+  ASSERT_TRUE(eventually([&] {
+    metrics = kcm.get("/metrics");
+    return metrics.status == 200;
+  })) << kcm.log();
+  for (const char* line : {
+           R"(kubernetes_feature_enabled{name="WatchList",stage="BETA"} 1)",  // on in 1.32 only
+           R"(kubernetes_feature_enabled{name="SchedulerQueueingHints",stage="BETA"} 0)",
+           R"(kubernetes_feature_enabled{name="ClientsAllowCBOR",stage="ALPHA"} 1)",
+       }) {
+    EXPECT_THAT(metrics.body, HasSubstr(line));
+  }
+  // New in 1.33: PreAlpha at 1.32, and not reported.
+  EXPECT_THAT(metrics.body, Not(HasSubstr("DeploymentReplicaSetTerminatingReplicas")));
 }
 
 TEST_F(KcmAppTest, WithoutLeaderElectionRunsAtOnceAndHasNoLeaderCheck) {

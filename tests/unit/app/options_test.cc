@@ -87,7 +87,9 @@ TEST(OptionsTest, EveryFlagSetsItsField) {
 
 struct BadCase {
   std::vector<std::string> args;
-  std::string error;  // the last line on stderr
+  // The last line on stderr; for an error upstream meets after logging has
+  // started, "command failed: " and the error kcm logs.
+  std::string error;
 };
 
 TEST(OptionsTest, BadCommandLinesAreRefusedWithPflagsWording) {
@@ -114,13 +116,16 @@ TEST(OptionsTest, BadCommandLinesAreRefusedWithPflagsWording) {
        "Error: invalid argument \"high\" for \"-v, --v\" flag: strconv.ParseInt: parsing "
        "\"high\": invalid syntax"},
       {{"extra", "args"}, "Error: \"kcm\" does not take any arguments, got [\"extra\" \"args\"]"},
-      {{"--controllers=*,-nosuch"}, "Error: \"nosuch\" is not in the list of known controllers"},
-      {{"--leader-elect-resource-lock=endpoints"}, "Error: resourceLock value must be \"leases\""},
+      {{"--controllers=*,-nosuch"},
+       "command failed: \"nosuch\" is not in the list of known controllers"},
+      {{"--leader-elect-resource-lock=endpoints"},
+       "command failed: resourceLock value must be \"leases\""},
       {{"--secure-port=70000"},
-       "Error: --secure-port 70000 must be between 0 and 65535, inclusive. 0 for turning off "
+       "command failed: --secure-port 70000 must be between 0 and 65535, inclusive. 0 for "
+       "turning off "
        "secure port"},
       {{"--concurrent-replicaset-syncs=0", "--leader-elect-renew-deadline=20s"},
-       "Error: [leaseDuration must be greater than renewDeadline, "
+       "command failed: [leaseDuration must be greater than renewDeadline, "
        "--concurrent-replicaset-syncs must be greater than 0, got 0]"},
   };
   for (const BadCase& c : cases) {
@@ -131,6 +136,10 @@ TEST(OptionsTest, BadCommandLinesAreRefusedWithPflagsWording) {
     std::string last = cl.err;
     if (!last.empty() && last.back() == '\n') last.pop_back();
     last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+    if (!cl.command_failed.empty()) {
+      EXPECT_EQ(cl.err, "") << c.error;
+      last = "command failed: " + cl.command_failed;
+    }
     EXPECT_EQ(last, c.error);
   }
 }
@@ -201,27 +210,29 @@ TEST(OptionsTest, FeatureGatesFlagSetsTheGatesAtKcmsVersion) {
 
 TEST(OptionsTest, BadFeatureGatesAreRefusedBeforeTheCommandRuns) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--feature-gates=Nope=true"}, "Error: unrecognized feature gate: Nope\n"},
-      {{"--feature-gates=wardle:A=true"}, "Error: component not registered: wardle\n"},
+      {{"--feature-gates=Nope=true"}, "unrecognized feature gate: Nope"},
+      {{"--feature-gates=wardle:A=true"}, "component not registered: wardle"},
       {{"--feature-gates=kube:AllBeta=true,AllAlpha=true"},
-       "Error: set kube feature gates with default empty prefix or kube: prefix consistently, do "
-       "not mix use\n"},
-      {{"--feature-gates=PodDeletionCost"}, "Error: missing bool value for PodDeletionCost\n"},
+       "set kube feature gates with default empty prefix or kube: prefix consistently, do "
+       "not mix use"},
+      {{"--feature-gates=PodDeletionCost"}, "missing bool value for PodDeletionCost"},
       {{"--feature-gates=PodDeletionCost=on"},
-       "Error: invalid value of PodDeletionCost=on, err: strconv.ParseBool: parsing \"on\": "
-       "invalid syntax\n"},
+       "invalid value of PodDeletionCost=on, err: strconv.ParseBool: parsing \"on\": "
+       "invalid syntax"},
       {{"--feature-gates=LogarithmicScaleDown=false"},
-       "Error: cannot set feature gate LogarithmicScaleDown to false, feature is locked to "
-       "true\n"},
+       "cannot set feature gate LogarithmicScaleDown to false, feature is locked to "
+       "true"},
       // As upstream, the gates are applied before --version is looked at.
-      {{"--feature-gates=Nope=true", "--version"}, "Error: unrecognized feature gate: Nope\n"},
+      {{"--feature-gates=Nope=true", "--version"}, "unrecognized feature gate: Nope"},
   };
   for (const auto& [args, err] : cases) {
     Options o;
     const CommandLine cl = parse(args, o);
     EXPECT_FALSE(cl.run) << args[0];
     EXPECT_EQ(cl.exit_code, 1) << args[0];
-    EXPECT_EQ(cl.err, err) << args[0];
+    EXPECT_EQ(cl.err, "") << args[0];
+    EXPECT_EQ(cl.command_failed, err) << args[0];
+    EXPECT_TRUE(cl.flag_lines.empty()) << args[0];  // before the command runs
   }
 }
 
@@ -304,6 +315,76 @@ TEST(FlagSetTest, BooleansTakeNoSeparateValueAndDoubleDashEndsFlags) {
   EXPECT_TRUE(f.changed("on"));
   EXPECT_EQ(f.print_flags(),
             (std::vector<std::string>{"FLAG: --name=\"x\"", "FLAG: --on=\"true\""}));
+}
+
+TEST(OptionsTest, EmulatedVersionMovesTheFeatureGates) {
+  Options o;
+  CommandLine cl = parse({"--emulated-version=kube=1.32"}, o);
+  ASSERT_TRUE(cl.run) << cl.command_failed;
+  EXPECT_EQ(o.emulation, (featuregate::MajorMinor{1, 32}));
+  EXPECT_TRUE(o.features.enabled("WatchList"));  // beta and on in 1.32, off in 1.33
+  EXPECT_FALSE(o.features.enabled(featuregate::kDeploymentReplicaSetTerminatingReplicas));
+  EXPECT_THAT(cl.flag_lines, testing::Contains("FLAG: --emulated-version=\"[kube=1.32]\""));
+
+  Options own;
+  ASSERT_TRUE(parse({}, own).run);
+  EXPECT_EQ(own.emulation, (featuregate::MajorMinor{1, 33}));
+  EXPECT_FALSE(own.features.enabled("WatchList"));
+
+  // A gate newer than the emulated version is PreAlpha, whatever the flags' order.
+  Options pre;
+  cl = parse(
+      {"--feature-gates=DeploymentReplicaSetTerminatingReplicas=true", "--emulated-version=1.32"},
+      pre);
+  EXPECT_FALSE(cl.run);
+  EXPECT_EQ(cl.command_failed,
+            "cannot set feature gate DeploymentReplicaSetTerminatingReplicas to true, feature is "
+            "PreAlpha at emulated version 1.32");
+}
+
+TEST(OptionsTest, BadEmulatedVersions) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--emulated-version=1.foo"}, "illegal version string \"1.foo\""},
+      {{"--emulated-version=1.31.2"}, "patch version not allowed, got: kube=1.31.2"},
+      {{"--emulated-version=1.31", "--emulated-version=kube=1.32"},
+       "duplicate version flag, kube=1.31 and kube=1.32"},
+      {{"--emulated-version=wardle=1.2"}, "component not registered: wardle"},
+      {{"--emulated-version=foo", "--version"}, "could not parse \"foo\" as version"},
+      // The range is checked with the other options, after the flags are printed.
+      {{"--emulated-version=1.34"}, "emulation version 1.34 is not between [1.31, 1.33.0]"},
+      {{"--emulated-version=1.30"},
+       "[emulation version 1.30 is not between [1.31, 1.33.0], minCompatibilityVersion version "
+       "1.31 is not between [1.31, 1.30]]"},
+  };
+  for (const auto& [args, error] : cases) {
+    Options o;
+    const CommandLine cl = parse(args, o);
+    EXPECT_FALSE(cl.run) << args[0];
+    EXPECT_EQ(cl.exit_code, 1) << args[0];
+    EXPECT_EQ(cl.err, "") << args[0];
+    EXPECT_EQ(cl.command_failed, error) << args[0];
+  }
+  // An out-of-range version still lets --version print, as upstream.
+  Options o;
+  const CommandLine cl = parse({"--emulated-version=1.34", "--version"}, o);
+  EXPECT_EQ(cl.exit_code, 0);
+  EXPECT_EQ(cl.out, "Kubernetes v1.33.0-kcm.0\n");
+}
+
+TEST(OptionsTest, HelpDescribesEmulatedVersion) {
+  Options o;
+  const CommandLine cl = parse({"--help"}, o);
+  EXPECT_THAT(cl.out,
+              HasSubstr("      --emulated-version strings                           The versions "
+                        "different components emulate their capabilities (APIs, features, ...) "
+                        "of.\n"));
+  EXPECT_THAT(cl.out, HasSubstr("'--emulated-version=wardle=1.2,kube=1.31'. Options are:\n"
+                                "                                                           "
+                                "kube=1.31..1.33 (default=1.33)If the component is not specified, "
+                                "defaults to \"kube\"\n"));
+  // Every gate kcm accepts but the GA and deprecated ones, as upstream lists them.
+  EXPECT_THAT(cl.out, HasSubstr("kube:SchedulerQueueingHints=true|false (BETA - default=true)\n"));
+  EXPECT_THAT(cl.out, testing::Not(HasSubstr("kube:SidecarContainers=")));
 }
 
 }  // namespace

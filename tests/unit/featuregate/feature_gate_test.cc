@@ -127,6 +127,81 @@ TEST(FeatureGateTest, StatesCarryStageAndValue) {
   EXPECT_EQ(stage_name(find("Old").stage), "DEPRECATED");
 }
 
+TEST(FeatureGateTest, EmulatesAnEarlierVersion) {
+  // A 1.32 binary emulating 1.30.
+  FeatureGate g(test_features(), 32, {1, 30});
+  EXPECT_FALSE(g.enabled("AlphaThenBeta"));  // its 1.30 spec: alpha, off
+  EXPECT_FALSE(g.known("Future"));           // newer than the binary itself
+  // Alpha is known to the binary but PreAlpha at 1.29: off, not settable,
+  // left out of --help and the metrics.
+  FeatureGate old(test_features(), 32, {1, 29});
+  EXPECT_TRUE(old.known("Alpha"));
+  EXPECT_FALSE(old.enabled("Alpha"));
+  EXPECT_EQ(old.set("Alpha=true").error(),
+            "cannot set feature gate Alpha to true, feature is PreAlpha at emulated version 1.29");
+  EXPECT_EQ(old.set("Alpha=false,AlphaThenBeta=false").error(),
+            "[cannot set feature gate Alpha to false, feature is PreAlpha at emulated version "
+            "1.29, cannot set feature gate AlphaThenBeta to false, feature is PreAlpha at "
+            "emulated version 1.29]");
+  ASSERT_TRUE(old.set("AllAlpha=true"));
+  EXPECT_FALSE(old.enabled("Alpha"));  // AllAlpha leaves PreAlpha gates alone
+  for (const std::string& line : old.known_features()) {
+    EXPECT_FALSE(line.starts_with("Alpha=")) << line;
+    EXPECT_FALSE(line.starts_with("AlphaThenBeta=")) << line;
+  }
+  for (const FeatureGate::State& s : old.states())
+    EXPECT_NE(s.name, "AlphaThenBeta");
+  // A gate locked at the binary's version but not at the emulated one can be
+  // set.
+  FeatureGate at24(test_features(), 32, {1, 24});
+  EXPECT_TRUE(at24.set("Locked=false"));
+  EXPECT_FALSE(at24.enabled("Locked"));
+}
+
+// Every gate kube-controller-manager 1.33 accepts, as upstream has them.
+TEST(KubeFeaturesTest, TableIsSortedWithIncreasingHistories) {
+  const std::vector<Feature>& table = kube_features();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (i > 0) {
+      EXPECT_LT(table[i - 1].name, table[i].name);
+    }
+    ASSERT_FALSE(table[i].history.empty()) << table[i].name;
+    for (std::size_t k = 1; k < table[i].history.size(); ++k)
+      EXPECT_LT(table[i].history[k - 1].minor, table[i].history[k].minor) << table[i].name;
+  }
+  const FeatureGate v133(table, 33);
+  EXPECT_EQ(v133.states().size(), 191u);          // 189 gates, AllAlpha and AllBeta
+  EXPECT_EQ(v133.known_features().size(), 136u);  // GA and deprecated ones are not listed
+}
+
+TEST(KubeFeaturesTest, SpotChecksAt133) {
+  const FeatureGate v133(kube_features(), 33);
+  const auto state = [&](std::string_view name) {
+    for (const FeatureGate::State& s : v133.states())
+      if (s.name == name) return std::string(stage_name(s.stage)) + (s.enabled ? " on" : " off");
+    return std::string("unknown");
+  };
+  const std::vector<std::pair<std::string_view, std::string>> expected = {
+      {"ContextualLogging", "BETA on"},
+      {"WatchListClient", "BETA off"},  // client-go's
+      {"InformerResourceVersion", "ALPHA off"},
+      {"SchedulerQueueingHints", "BETA on"},
+      {"WatchList", "BETA off"},  // on in 1.32, off again in 1.33
+      {"JobBackoffLimitPerIndex", " on"},
+      {"SidecarContainers", " on"},
+      {"ComponentSLIs", " on"},  // component-base metrics'
+      {"AllowDNSOnlyNodeCSR", "DEPRECATED off"},
+      {"CustomCPUCFSQuotaPeriod", "ALPHA off"},              // Go constant CPUCFSQuotaPeriod
+      {"ElasticIndexedJob", " on"},                          // removed after 1.33
+      {"StatefulSetSemanticRevisionComparison", "unknown"},  // added in 1.34
+  };
+  for (const auto& [name, want] : expected)
+    EXPECT_EQ(state(name), want) << name;
+  FeatureGate locked(kube_features(), 33);
+  EXPECT_EQ(locked.set("SidecarContainers=false").error(),
+            "cannot set feature gate SidecarContainers to false, feature is locked to true");
+}
+
 // The gates kcm and kcm-local consult, as upstream has them.
 TEST(KubeFeaturesTest, MatchUpstreamAtEachVersion) {
   const FeatureGate v133(kube_features(), 33);
