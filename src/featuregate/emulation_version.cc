@@ -16,10 +16,6 @@ namespace {
 // minimumKubeEmulationVersion).
 constexpr MajorMinor kMinimumKubeEmulation{1, 31};
 
-std::string text(MajorMinor v) {
-  return fmt::format("{}.{}", v.major, v.minor);
-}
-
 }  // namespace
 
 EmulationRange kube_emulation_range(int binary_minor) {
@@ -29,8 +25,8 @@ EmulationRange kube_emulation_range(int binary_minor) {
 }
 
 std::string kube_emulation_option(const EmulationRange& range) {
-  return fmt::format("{}={}..{} (default={})", kKubeComponent, text(range.floor),
-                     text(range.binary), text(range.binary));
+  return fmt::format("{}={}..{} (default={})", kKubeComponent, to_string(range.floor),
+                     to_string(range.binary), to_string(range.binary));
 }
 
 Result<MajorMinor> kube_emulation_version(const std::vector<std::string>& entries,
@@ -68,8 +64,9 @@ std::vector<std::string> validate_emulation_version(MajorMinor emulated,
                                                     const EmulationRange& range) {
   std::vector<std::string> errors;
   if (emulated > range.binary || emulated < range.floor) {
-    errors.push_back(fmt::format("emulation version {} is not between [{}, {}.0]", text(emulated),
-                                 text(range.floor), text(range.binary)));
+    errors.push_back(fmt::format("emulation version {} is not between [{}, {}.0]",
+                                 to_string(emulated), to_string(range.floor),
+                                 to_string(range.binary)));
   }
   // SetEmulationVersion puts the min compatibility version one minor below
   // the emulated one, and no lower than the floor.
@@ -77,7 +74,8 @@ std::vector<std::string> validate_emulation_version(MajorMinor emulated,
   const MajorMinor min_compatibility = std::max(below, range.floor);
   if (min_compatibility > emulated || min_compatibility < range.floor) {
     errors.push_back(fmt::format("minCompatibilityVersion version {} is not between [{}, {}]",
-                                 text(min_compatibility), text(range.floor), text(emulated)));
+                                 to_string(min_compatibility), to_string(range.floor),
+                                 to_string(emulated)));
   }
   return errors;
 }

@@ -48,12 +48,16 @@ std::string_view stage_name(Stage stage) {
   return "";
 }
 
+std::string to_string(MajorMinor version) {
+  return fmt::format("{}.{}", version.major, version.minor);
+}
+
 FeatureGate::FeatureGate(const std::vector<Feature>& features, int minor)
     : FeatureGate(features, minor, MajorMinor{1, static_cast<unsigned long>(std::max(minor, 0))}) {}
 
 FeatureGate::FeatureGate(const std::vector<Feature>& features, int binary_minor,
                          MajorMinor emulated)
-    : emulation_version_(fmt::format("{}.{}", emulated.major, emulated.minor)) {
+    : emulation_version_(to_string(emulated)) {
   gates_.emplace(kAllAlpha, Gate{{0, false, Stage::kAlpha, false}, false});
   gates_.emplace(kAllBeta, Gate{{0, false, Stage::kBeta, false}, false});
   for (const Feature& f : features) {

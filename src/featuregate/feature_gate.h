@@ -27,6 +27,8 @@ struct MajorMinor {
   unsigned long minor = 0;
   auto operator<=>(const MajorMinor&) const = default;
 };
+// "1.31".
+std::string to_string(MajorMinor version);
 
 // One step of a gate's history: its stage and default from Kubernetes
 // 1.<minor> on.

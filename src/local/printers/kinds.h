@@ -14,6 +14,7 @@ const TablePrinter& events_v1_printer();  // events.k8s.io/v1 Event
 const TablePrinter& deployment_printer();
 const TablePrinter& replica_set_printer();
 const TablePrinter& lease_printer();
+const TablePrinter& config_map_printer();
 const TablePrinter& default_table_printer();
 
 }  // namespace kcm::local::printers

@@ -10,6 +10,7 @@ const TablePrinter* find_printer(std::string_view group, std::string_view kind) 
     if (kind == "Node") return &node_printer();
     if (kind == "Namespace") return &namespace_printer();
     if (kind == "Event") return &event_printer();
+    if (kind == "ConfigMap") return &config_map_printer();
     return nullptr;
   }
   if (group == "apps") {

@@ -116,6 +116,14 @@ ResourceTable builtin_resources(const ApiFeatures& features) {
              .selectable_fields = fields({}),
              .delete_returns_object = false,
              .strategy = limit_range_strategy()});
+  table.add({.gvr = {"", "v1", "configmaps"},
+             .kind = "ConfigMap",
+             .singular = "configmap",
+             .short_names = {"cm"},
+             .verbs = kAllVerbs,
+             .selectable_fields = fields({}),
+             .delete_returns_object = false,
+             .strategy = config_map_strategy()});
   table.add({.gvr = {"apps", "v1", "deployments"},
              .kind = "Deployment",
              .singular = "deployment",

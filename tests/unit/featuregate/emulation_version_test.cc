@@ -5,10 +5,6 @@
 namespace kcm::featuregate {
 namespace {
 
-std::string text(MajorMinor v) {
-  return std::to_string(v.major) + "." + std::to_string(v.minor);
-}
-
 TEST(EmulationVersionTest, RangeIsThreeMinorsBackButNotBelow131) {
   EXPECT_EQ(kube_emulation_option(kube_emulation_range(33)), "kube=1.31..1.33 (default=1.33)");
   EXPECT_EQ(kube_emulation_option(kube_emulation_range(31)), "kube=1.31..1.31 (default=1.31)");
@@ -38,7 +34,7 @@ TEST(EmulationVersionTest, ReadsTheRegistrysEntries) {
   };
   for (const Case& c : cases) {
     const auto v = kube_emulation_version(c.entries, kube_emulation_range(33));
-    EXPECT_EQ(v ? text(*v) : v.error(), c.version) << ::testing::PrintToString(c.entries);
+    EXPECT_EQ(v ? to_string(*v) : v.error(), c.version) << ::testing::PrintToString(c.entries);
   }
 }
 

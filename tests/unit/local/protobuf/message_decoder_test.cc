@@ -169,6 +169,17 @@ TEST(MessageDecoderTest, MapsSortedLastKeyWinsMissingPartsZero) {
             R"("annotations":{"note":""}})");
 }
 
+TEST(MessageDecoderTest, ConfigMapBinaryDataIsBase64) {
+  ProtoWriter cm;
+  cm.message(1, ProtoWriter().bytes(1, "app"))
+      .message(2, entry("mode", "fast"))
+      .message(3, entry("logo", std::string_view("\x89PNG\0", 5)))
+      .varint(4, 1);
+  EXPECT_EQ(decode("core/v1", "ConfigMap", cm),
+            R"({"metadata":{"name":"app","creationTimestamp":null},"immutable":true,)"
+            R"("data":{"mode":"fast"},"binaryData":{"logo":"iVBORwA="}})");
+}
+
 TEST(MessageDecoderTest, ResourceListQuantitiesAreCanonical) {
   ProtoWriter rr;
   rr.message(1, entry("memory", quantity("1024Mi")))

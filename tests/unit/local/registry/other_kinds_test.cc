@@ -1,4 +1,4 @@
-// Namespace, Node, Event and Lease strategies: defaults and validation.
+// Namespace, Node, Event, Lease and ConfigMap strategies: defaults and validation.
 #include <gtest/gtest.h>
 
 #include "local/registry/strategies.h"
@@ -168,6 +168,67 @@ TEST(LeaseStrategy, Validation) {
                           "defined"));
   // Updates run the same checks.
   EXPECT_EQ(strategy->validate_update(bad, lease).size(), errs.size());
+}
+
+TEST(ConfigMapStrategy, Validation) {
+  auto strategy = config_map_strategy();
+  json::object cm = obj(R"({"metadata":{"name":"app","namespace":"default"},
+    "data":{"app.properties":"a=1","LOG_LEVEL":"debug"},"binaryData":{"logo.png":"iVBORw=="}})");
+  EXPECT_TRUE(strategy->validate(cm).empty()) << messages(strategy->validate(cm));
+
+  json::object bad = obj(R"({"data":{"a b":"x","..":"y","same":"z"},
+    "binaryData":{"same":"eg==","-ok_.1":"eg=="}})");
+  const auto errs = strategy->validate(bad);
+  for (const char* m :
+       {"data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric "
+        "characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex "
+        "used for validation is '[-._a-zA-Z0-9]+')",
+        "data[..]: Invalid value: \"..\": must not be '..'",
+        "data[same]: Invalid value: \"same\": duplicate of key present in binaryData"}) {
+    EXPECT_TRUE(has_message(errs, m)) << m << "\n" << messages(errs);
+  }
+  EXPECT_EQ(errs.size(), 3u) << messages(errs);
+
+  // 1 MiB in all, binaryData counted decoded: 1,048,576 bytes pass, one more fails.
+  json::object big = obj(R"({"data":{"a":""},"binaryData":{"b":"YWFh"}})");
+  big["data"].as_object()["a"] = std::string(1024 * 1024 - 3, 'x');
+  EXPECT_TRUE(strategy->validate(big).empty()) << messages(strategy->validate(big));
+  big["data"].as_object()["a"] = std::string(1024 * 1024 - 2, 'x');
+  EXPECT_TRUE(
+      has_message(strategy->validate(big), ": Too long: may not be more than 1048576 bytes"))
+      << messages(strategy->validate(big));
+}
+
+TEST(ConfigMapStrategy, ImmutableStaysAsItIs) {
+  auto strategy = config_map_strategy();
+  const json::object old = obj(R"({"metadata":{"name":"app"},"immutable":true,
+    "data":{"a":"1"},"binaryData":{"b":"eg=="}})");
+  EXPECT_TRUE(strategy->validate_update(old, old).empty());
+  // Metadata may change.
+  json::object relabelled = old;
+  relabelled["metadata"].as_object()["labels"] = json::object{{"tier", "web"}};
+  EXPECT_TRUE(strategy->validate_update(relabelled, old).empty());
+
+  json::object changed = obj(R"({"metadata":{"name":"app"},"immutable":false,
+    "data":{"a":"2"},"binaryData":{}})");
+  const auto errs = strategy->validate_update(changed, old);
+  for (const char* m : {"immutable: Forbidden: field is immutable when `immutable` is set",
+                        "data: Forbidden: field is immutable when `immutable` is set",
+                        "binaryData: Forbidden: field is immutable when `immutable` is set"}) {
+    EXPECT_TRUE(has_message(errs, m)) << m << "\n" << messages(errs);
+  }
+  // Unset is as good as false; an empty map differs from none (reflect.DeepEqual).
+  json::object unset = obj(R"({"metadata":{"name":"app"},"data":{"a":"1"},
+    "binaryData":{"b":"eg=="}})");
+  EXPECT_EQ(messages(strategy->validate_update(unset, old)),
+            messages({api::forbidden("immutable", "field is immutable when `immutable` is set")}));
+  const json::object plain_old = obj(R"({"metadata":{"name":"app"},"immutable":true})");
+  json::object empty_data = obj(R"({"metadata":{"name":"app"},"immutable":true,"data":{}})");
+  EXPECT_TRUE(has_message(strategy->validate_update(empty_data, plain_old),
+                          "data: Forbidden: field is immutable when `immutable` is set"));
+  // A mutable ConfigMap may change, and become immutable.
+  const json::object mutable_old = obj(R"({"metadata":{"name":"app"},"data":{"a":"1"}})");
+  EXPECT_TRUE(strategy->validate_update(old, mutable_old).empty());
 }
 
 }  // namespace
