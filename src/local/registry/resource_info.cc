@@ -124,6 +124,13 @@ ResourceTable builtin_resources(const ApiFeatures& features) {
              .selectable_fields = fields({}),
              .delete_returns_object = false,
              .strategy = config_map_strategy()});
+  table.add({.gvr = {"", "v1", "secrets"},
+             .kind = "Secret",
+             .singular = "secret",
+             .verbs = kAllVerbs,
+             .selectable_fields = fields({"type"}),
+             .delete_returns_object = false,
+             .strategy = secret_strategy()});
   table.add({.gvr = {"apps", "v1", "deployments"},
              .kind = "Deployment",
              .singular = "deployment",

@@ -1,6 +1,7 @@
-// Namespace, Node, Event, Lease and ConfigMap strategies: defaults and validation.
+// Namespace, Node, Event, Lease, ConfigMap and Secret strategies: defaults and validation.
 #include <gtest/gtest.h>
 
+#include "api/base64.h"
 #include "local/registry/strategies.h"
 #include "registry_test_util.h"
 
@@ -229,6 +230,85 @@ TEST(ConfigMapStrategy, ImmutableStaysAsItIs) {
   // A mutable ConfigMap may change, and become immutable.
   const json::object mutable_old = obj(R"({"metadata":{"name":"app"},"data":{"a":"1"}})");
   EXPECT_TRUE(strategy->validate_update(old, mutable_old).empty());
+}
+
+TEST(SecretStrategy, DecodingDefaultsTypeAndFoldsStringData) {
+  auto strategy = secret_strategy();
+  json::object secret = obj(R"({"metadata":{"name":"s"},"data":{"a":"MQ==","b":"Mg=="},
+    "stringData":{"b":"two","c":"three"}})");
+  strategy->apply_defaults(secret);
+  EXPECT_EQ(json::value(secret), json::parse(R"({"metadata":{"name":"s"},"type":"Opaque",
+    "data":{"a":"MQ==","b":"dHdv","c":"dGhyZWU="}})"));
+  json::object typed = obj(R"({"type":"kubernetes.io/tls","stringData":{}})");
+  strategy->apply_defaults(typed);
+  EXPECT_EQ(json::value(typed), json::parse(R"({"type":"kubernetes.io/tls"})"));
+  std::vector<std::string> values;
+  strategy->field_values(typed, values);
+  EXPECT_EQ(values, std::vector<std::string>{"kubernetes.io/tls"});
+}
+
+TEST(SecretStrategy, ValidationByType) {
+  auto strategy = secret_strategy();
+  struct Case {
+    const char* secret;
+    std::vector<std::string> errors;
+  };
+  const std::vector<Case> cases = {
+      {R"({"type":"Opaque","data":{"ok":"eA=="}})", {}},
+      {R"({"type":"example.com/custom"})", {}},
+      {R"({"type":"Opaque","data":{"a b":"eA=="}})",
+       {"data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric "
+        "characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex "
+        "used for validation is '[-._a-zA-Z0-9]+')"}},
+      {R"({"type":"kubernetes.io/tls","data":{"tls.crt":""}})", {"data[tls.key]: Required value"}},
+      {R"({"type":"kubernetes.io/service-account-token"})",
+       {"metadata.annotations[kubernetes.io/service-account.name]: Required value"}},
+      {R"({"type":"kubernetes.io/service-account-token","metadata":{"annotations":
+         {"kubernetes.io/service-account.name":"default"}}})",
+       {}},
+      {R"({"type":"kubernetes.io/basic-auth","data":{"password":""}})", {}},
+      {R"({"type":"kubernetes.io/basic-auth"})",
+       {"data[username]: Required value", "data[password]: Required value"}},
+      {R"({"type":"kubernetes.io/ssh-auth","data":{"ssh-privatekey":""}})",
+       {"data[ssh-privatekey]: Required value"}},
+      {R"({"type":"kubernetes.io/dockerconfigjson"})", {"data[.dockerconfigjson]: Required value"}},
+      // base64 of {"auths":{}}, of [1] and of {
+      {R"({"type":"kubernetes.io/dockerconfigjson","data":{".dockerconfigjson":"eyJhdXRocyI6e319"}})",
+       {}},
+      {R"({"type":"kubernetes.io/dockerconfigjson","data":{".dockerconfigjson":"WzFd"}})",
+       {"data[.dockerconfigjson]: Invalid value: \"<secret contents redacted>\": json: cannot "
+        "unmarshal array into Go value of type map[string]interface {}"}},
+      {R"({"type":"kubernetes.io/dockercfg","data":{".dockercfg":"ew=="}})",
+       {"data[.dockercfg]: Invalid value: \"<secret contents redacted>\": unexpected end of "
+        "JSON input"}},
+  };
+  for (const Case& c : cases) {
+    const auto errs = strategy->validate(obj(c.secret));
+    std::vector<std::string> got;
+    for (const auto& e : errs)
+      got.push_back(e.message());
+    EXPECT_EQ(got, c.errors) << c.secret;
+  }
+  json::object big = obj(R"({"type":"Opaque","data":{}})");
+  big["data"].as_object()["a"] = api::base64_encode(std::string(1024 * 1024 + 1, 'x'));
+  EXPECT_TRUE(
+      has_message(strategy->validate(big), "data: Too long: may not be more than 1048576 bytes"))
+      << messages(strategy->validate(big));
+}
+
+TEST(SecretStrategy, Updates) {
+  auto strategy = secret_strategy();
+  const json::object old = obj(R"({"type":"Opaque","immutable":true,"data":{"a":"MQ=="}})");
+  EXPECT_TRUE(strategy->validate_update(old, old).empty());
+  const json::object changed =
+      obj(R"({"type":"example.com/other","immutable":false,"data":{"a":"Mg=="}})");
+  const auto errs = strategy->validate_update(changed, old);
+  for (const char* m : {"type: Invalid value: \"example.com/other\": field is immutable",
+                        "immutable: Forbidden: field is immutable when `immutable` is set",
+                        "data: Forbidden: field is immutable when `immutable` is set"}) {
+    EXPECT_TRUE(has_message(errs, m)) << m << "\n" << messages(errs);
+  }
+  EXPECT_EQ(errs.size(), 3u) << messages(errs);
 }
 
 }  // namespace

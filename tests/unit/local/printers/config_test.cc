@@ -1,3 +1,4 @@
+// ConfigMaps and Secrets: their table cells.
 #include <gtest/gtest.h>
 
 #include "printer_test_util.h"
@@ -21,6 +22,16 @@ TEST(ConfigMapPrinterTest, CountsDataAndBinaryDataKeys) {
                        R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"empty",
                            "creationTimestamp":"2026-11-30T11:00:00Z"}})"),
             R"(["empty",0,"60m"])");
+}
+
+TEST(SecretPrinterTest, TypeAndDataKeys) {
+  const TablePrinter& secrets = printer_for("", "Secret");
+  ASSERT_EQ(secrets.columns.size(), 4u);
+  EXPECT_EQ(cells_json(secrets,
+                       R"({"kind":"Secret","apiVersion":"v1","metadata":{"name":"tls",
+                           "creationTimestamp":"2026-11-30T11:57:00Z"},"type":"kubernetes.io/tls",
+                           "data":{"tls.crt":"eA==","tls.key":"eA=="}})"),
+            R"(["tls","kubernetes.io/tls",2,"3m"])");
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+// The key/value maps of ConfigMaps and Secrets (data, binaryData): what their
+// validation needs of them. String maps hold their values as they are; byte
+// maps hold them base64-encoded, as JSON carries []byte.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/json.h"
+
+namespace kcm::local::registry {
+
+namespace json = boost::json;
+
+// core.MaxSecretSize: what a ConfigMap's or a Secret's values may hold in all.
+inline constexpr std::size_t kMaxSecretSize = 1024 * 1024;
+
+// "field is immutable when `immutable` is set".
+inline constexpr std::string_view kImmutableWhenSetMsg =
+    "field is immutable when `immutable` is set";
+
+// The keys of a map, sorted: upstream walks a Go map, in random order; sorted
+// keys make the errors repeatable. Empty for null.
+std::vector<std::string_view> sorted_keys(const json::object* map);
+
+// The bytes a byte map's value encodes. Strict decoding has refused malformed
+// ones before validation, so a value that does not decode counts as its text.
+std::string decoded_bytes(const json::value& value);
+
+// reflect.DeepEqual of two map fields: nil (absent or null) equals only nil;
+// byte maps compare the bytes their values encode.
+bool same_map(const json::object* a, const json::object* b, bool bytes);
+
+}  // namespace kcm::local::registry

@@ -1,0 +1,116 @@
+#include "local/registry/secret_validation.h"
+
+#include <string>
+
+#include "api/base64.h"
+#include "api/go_json_syntax.h"
+#include "local/registry/data_maps.h"
+#include "local/registry/field_access.h"
+#include "local/registry/validation_common.h"
+
+namespace kcm::local::registry {
+namespace {
+
+constexpr std::string_view kServiceAccountNameKey = "kubernetes.io/service-account.name";
+
+// json.Unmarshal(value, &map[string]interface{}{}): "" when it succeeds, else
+// Go's error text.
+std::string unmarshal_object_error(std::string_view text) {
+  if (std::string syntax = api::go_json_syntax_error(text); !syntax.empty()) return syntax;
+  std::string error;
+  const auto v = api::parse_json(text, &error);
+  if (!v || v->is_object() || v->is_null()) return "";
+  const char* kind = v->is_array()    ? "array"
+                     : v->is_string() ? "string"
+                     : v->is_bool()   ? "bool"
+                                      : "number";
+  return std::string("json: cannot unmarshal ") + kind +
+         " into Go value of type map[string]interface {}";
+}
+
+// The per-type checks of ValidateSecret.
+void validate_type(const json::object& secret, const json::object* data, api::FieldErrors& errs) {
+  const auto has = [&](std::string_view key) { return data != nullptr && data->contains(key); };
+  const auto required = [&](std::string_view key) {
+    errs.push_back(api::required(api::key("data", key), ""));
+  };
+  const std::string_view type = string_member(secret, "type");
+  if (type == "kubernetes.io/service-account-token") {
+    const json::object& annotations =
+        member_or_empty(member_or_empty(secret, "metadata"), "annotations");
+    if (string_member(annotations, kServiceAccountNameKey).empty()) {
+      errs.push_back(api::required(api::key("metadata.annotations", kServiceAccountNameKey), ""));
+    }
+  } else if (type == "kubernetes.io/dockercfg" || type == "kubernetes.io/dockerconfigjson") {
+    const std::string_view key =
+        type == "kubernetes.io/dockercfg" ? ".dockercfg" : ".dockerconfigjson";
+    if (!has(key)) return required(key);
+    if (std::string e = unmarshal_object_error(decoded_bytes(*data->if_contains(key)));
+        !e.empty()) {
+      errs.push_back(
+          api::invalid(api::key("data", key), json::value("<secret contents redacted>"), e));
+    }
+  } else if (type == "kubernetes.io/basic-auth") {
+    // Either may be empty, but one must be there.
+    if (!has("username") && !has("password")) {
+      required("username");
+      required("password");
+    }
+  } else if (type == "kubernetes.io/ssh-auth") {
+    if (!has("ssh-privatekey") || decoded_bytes(*data->if_contains("ssh-privatekey")).empty()) {
+      required("ssh-privatekey");
+    }
+  } else if (type == "kubernetes.io/tls") {
+    if (!has("tls.crt")) required("tls.crt");
+    if (!has("tls.key")) required("tls.key");
+  }
+}
+
+}  // namespace
+
+void decode_secret(json::object& secret) {
+  if (string_member(secret, "type").empty()) secret["type"] = "Opaque";
+  const json::object* string_data = object_member(secret, "stringData");
+  if (string_data != nullptr && !string_data->empty()) {
+    json::value& data = secret["data"];
+    if (!data.is_object()) data = json::object();
+    for (const auto& kv : *string_data)
+      data.as_object()[kv.key()] = api::base64_encode(api::as_string_view(&kv.value()));
+  }
+  secret.erase("stringData");
+}
+
+api::FieldErrors validate_secret(const json::object& secret) {
+  api::FieldErrors errs;
+  const json::object* data = object_member(secret, "data");
+  std::size_t total = 0;
+  for (const std::string_view key : sorted_keys(data)) {
+    append_invalid(api::key("data", key), key, is_config_map_key(key), errs);
+    total += decoded_bytes(*data->if_contains(key)).size();
+  }
+  if (total > kMaxSecretSize) errs.push_back(api::too_long("data", kMaxSecretSize));
+  validate_type(secret, data, errs);
+  return errs;
+}
+
+api::FieldErrors validate_secret_update(const json::object& secret, const json::object& old) {
+  api::FieldErrors errs;
+  const std::string_view type = string_member(secret, "type");
+  if (type != string_member(old, "type")) {
+    errs.push_back(api::invalid("type", json::value(type), std::string(kFieldImmutableErrorMsg)));
+  }
+  if (opt_bool_member(old, "immutable").value_or(false)) {
+    const std::string immutable(kImmutableWhenSetMsg);
+    if (!opt_bool_member(secret, "immutable").value_or(false)) {
+      errs.push_back(api::forbidden("immutable", immutable));
+    }
+    if (!same_map(object_member(secret, "data"), object_member(old, "data"), true)) {
+      errs.push_back(api::forbidden("data", immutable));
+    }
+  }
+  for (auto& e : validate_secret(secret))
+    errs.push_back(std::move(e));
+  return errs;
+}
+
+}  // namespace kcm::local::registry
