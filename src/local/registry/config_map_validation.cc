@@ -7,6 +7,7 @@
 #include "local/registry/validation_common.h"
 
 namespace kcm::local::registry {
+
 api::FieldErrors validate_config_map(const json::object& config_map) {
   api::FieldErrors errs;
   const json::object* data = object_member(config_map, "data");
@@ -34,16 +35,16 @@ api::FieldErrors validate_config_map_update(const json::object& config_map,
                                             const json::object& old) {
   api::FieldErrors errs;
   if (opt_bool_member(old, "immutable").value_or(false)) {
-    const std::string kImmutable(kImmutableWhenSetMsg);
+    const std::string immutable(kImmutableWhenSetMsg);
     if (!opt_bool_member(config_map, "immutable").value_or(false)) {
-      errs.push_back(api::forbidden("immutable", kImmutable));
+      errs.push_back(api::forbidden("immutable", immutable));
     }
     if (!same_map(object_member(config_map, "data"), object_member(old, "data"), false)) {
-      errs.push_back(api::forbidden("data", kImmutable));
+      errs.push_back(api::forbidden("data", immutable));
     }
     if (!same_map(object_member(config_map, "binaryData"), object_member(old, "binaryData"),
                   true)) {
-      errs.push_back(api::forbidden("binaryData", kImmutable));
+      errs.push_back(api::forbidden("binaryData", immutable));
     }
   }
   for (auto& e : validate_config_map(config_map))
