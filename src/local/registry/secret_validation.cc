@@ -70,14 +70,17 @@ void validate_type(const json::object& secret, const json::object* data, api::Fi
 
 void decode_secret(json::object& secret) {
   if (string_member(secret, "type").empty()) secret["type"] = "Opaque";
-  const json::object* string_data = object_member(secret, "stringData");
-  if (string_data != nullptr && !string_data->empty()) {
-    json::value& data = secret["data"];
-    if (!data.is_object()) data = json::object();
-    for (const auto& kv : *string_data)
-      data.as_object()[kv.key()] = api::base64_encode(api::as_string_view(&kv.value()));
+  // Taken out first: adding "data" below may move the object's members.
+  json::value string_data;
+  if (auto it = secret.find("stringData"); it != secret.end()) {
+    string_data = std::move(it->value());
+    secret.erase(it);
   }
-  secret.erase("stringData");
+  if (!string_data.is_object() || string_data.get_object().empty()) return;
+  json::value& data = secret["data"];
+  if (!data.is_object()) data = json::object();
+  for (const auto& kv : string_data.get_object())
+    data.as_object()[kv.key()] = api::base64_encode(api::as_string_view(&kv.value()));
 }
 
 api::FieldErrors validate_secret(const json::object& secret) {
