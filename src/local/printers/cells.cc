@@ -29,6 +29,11 @@ bool bool_at(const json::object* o, std::string_view key) {
   return api::find_bool(*o, key).value_or(false);
 }
 
+std::int64_t map_len_at(const json::object* o, std::string_view key) {
+  const json::object* map = object_at(o, key);
+  return map == nullptr ? 0 : static_cast<std::int64_t>(map->size());
+}
+
 bool present(const json::object* o, std::string_view key) {
   if (o == nullptr) return false;
   const json::value* v = o->if_contains(key);

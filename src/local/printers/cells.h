@@ -42,6 +42,8 @@ const json::array* array_at(const json::object* o, std::string_view key);
 std::string_view string_at(const json::object* o, std::string_view key);
 std::int64_t int_at(const json::object* o, std::string_view key, std::int64_t zero = 0);
 bool bool_at(const json::object* o, std::string_view key);
+// Go's len() of a map member: 0 when absent, null or not an object.
+std::int64_t map_len_at(const json::object* o, std::string_view key);
 // A *T in Go: true when the member is there and not null.
 bool present(const json::object* o, std::string_view key);
 // metav1.Time or MicroTime; the zero time when absent, null or unparsable.

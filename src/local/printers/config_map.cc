@@ -18,15 +18,10 @@ constexpr ColumnDefinition kConfigMapColumns[] = {
     {"Age", "string", "", kCreationTimestampDescription, 0},
 };
 
-std::int64_t entries(const json::object* map) {
-  return map == nullptr ? 0 : static_cast<std::int64_t>(map->size());
-}
-
 Row print_config_map(const json::object& config_map, const PrintContext& context) {
   Row row;
   row.cells.emplace_back(object_name(config_map));
-  row.cells.emplace_back(entries(object_at(&config_map, "data")) +
-                         entries(object_at(&config_map, "binaryData")));
+  row.cells.emplace_back(map_len_at(&config_map, "data") + map_len_at(&config_map, "binaryData"));
   row.cells.emplace_back(creation_age(config_map, context.now));
   return row;
 }

@@ -22,12 +22,10 @@ constexpr ColumnDefinition kSecretColumns[] = {
 };
 
 Row print_secret(const json::object& secret, const PrintContext& context) {
-  const json::object* data = object_at(&secret, "data");
   Row row;
   row.cells.emplace_back(object_name(secret));
   row.cells.emplace_back(string_at(&secret, "type"));
-  row.cells.emplace_back(data == nullptr ? std::int64_t{0}
-                                         : static_cast<std::int64_t>(data->size()));
+  row.cells.emplace_back(map_len_at(&secret, "data"));
   row.cells.emplace_back(creation_age(secret, context.now));
   return row;
 }

@@ -24,7 +24,7 @@ api::FieldErrors validate_config_map(const json::object& config_map) {
   }
   for (const std::string_view key : sorted_keys(binary)) {
     append_invalid(api::key("binaryData", key), key, is_config_map_key(key), errs);
-    total += decoded_bytes(*binary->if_contains(key)).size();
+    total += decoded_size(*binary->if_contains(key));
   }
   // Upstream reports the whole object with an empty path.
   if (total > kMaxSecretSize) errs.push_back(api::too_long("", kMaxSecretSize));
@@ -34,19 +34,7 @@ api::FieldErrors validate_config_map(const json::object& config_map) {
 api::FieldErrors validate_config_map_update(const json::object& config_map,
                                             const json::object& old) {
   api::FieldErrors errs;
-  if (opt_bool_member(old, "immutable").value_or(false)) {
-    const std::string immutable(kImmutableWhenSetMsg);
-    if (!opt_bool_member(config_map, "immutable").value_or(false)) {
-      errs.push_back(api::forbidden("immutable", immutable));
-    }
-    if (!same_map(object_member(config_map, "data"), object_member(old, "data"), false)) {
-      errs.push_back(api::forbidden("data", immutable));
-    }
-    if (!same_map(object_member(config_map, "binaryData"), object_member(old, "binaryData"),
-                  true)) {
-      errs.push_back(api::forbidden("binaryData", immutable));
-    }
-  }
+  validate_immutable_data(config_map, old, {{"data", false}, {"binaryData", true}}, errs);
   for (auto& e : validate_config_map(config_map))
     errs.push_back(std::move(e));
   return errs;

@@ -14,16 +14,16 @@ namespace {
 constexpr std::string_view kServiceAccountNameKey = "kubernetes.io/service-account.name";
 
 // json.Unmarshal(value, &map[string]interface{}{}): "" when it succeeds, else
-// Go's error text.
+// Go's error text. Valid JSON's first non-blank byte tells its type.
 std::string unmarshal_object_error(std::string_view text) {
   if (std::string syntax = api::go_json_syntax_error(text); !syntax.empty()) return syntax;
-  std::string error;
-  const auto v = api::parse_json(text, &error);
-  if (!v || v->is_object() || v->is_null()) return "";
-  const char* kind = v->is_array()    ? "array"
-                     : v->is_string() ? "string"
-                     : v->is_bool()   ? "bool"
-                                      : "number";
+  const auto first = text.find_first_not_of(" \t\r\n");
+  const char c = first == std::string_view::npos ? '{' : text[first];
+  if (c == '{' || c == 'n') return "";  // an object, or null
+  const char* kind = c == '['               ? "array"
+                     : c == '"'             ? "string"
+                     : c == 't' || c == 'f' ? "bool"
+                                            : "number";
   return std::string("json: cannot unmarshal ") + kind +
          " into Go value of type map[string]interface {}";
 }
@@ -89,7 +89,7 @@ api::FieldErrors validate_secret(const json::object& secret) {
   std::size_t total = 0;
   for (const std::string_view key : sorted_keys(data)) {
     append_invalid(api::key("data", key), key, is_config_map_key(key), errs);
-    total += decoded_bytes(*data->if_contains(key)).size();
+    total += decoded_size(*data->if_contains(key));
   }
   if (total > kMaxSecretSize) errs.push_back(api::too_long("data", kMaxSecretSize));
   validate_type(secret, data, errs);
@@ -102,15 +102,7 @@ api::FieldErrors validate_secret_update(const json::object& secret, const json::
   if (type != string_member(old, "type")) {
     errs.push_back(api::invalid("type", json::value(type), std::string(kFieldImmutableErrorMsg)));
   }
-  if (opt_bool_member(old, "immutable").value_or(false)) {
-    const std::string immutable(kImmutableWhenSetMsg);
-    if (!opt_bool_member(secret, "immutable").value_or(false)) {
-      errs.push_back(api::forbidden("immutable", immutable));
-    }
-    if (!same_map(object_member(secret, "data"), object_member(old, "data"), true)) {
-      errs.push_back(api::forbidden("data", immutable));
-    }
-  }
+  validate_immutable_data(secret, old, {{"data", true}}, errs);
   for (auto& e : validate_secret(secret))
     errs.push_back(std::move(e));
   return errs;
