@@ -1,6 +1,7 @@
 // The client's transport, REST and watch layers against a real kcm-local.
 // RestConfigs are built by hand from the files kcm-local writes (pki/ca.crt,
 // admin.crt/.key, token), except where the kubeconfig loader itself is used.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -260,11 +261,29 @@ TEST_F(ClientIntegrationTest, ServerSideApplyRequest) {
   const std::string body =
       R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"applied"},"spec":{"holderIdentity":"x"}})";
   auto applied = leases.patch("applied", PatchType::kApply, body, options);
-  // kcm-local does not implement server-side apply yet; it names the content
-  // type the client sent. (When it does, assert the applied holder instead.)
-  ASSERT_FALSE(applied.ok());
-  EXPECT_NE(applied.error().message.find("application/apply-patch+yaml"), std::string::npos)
-      << applied.error().message;
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  EXPECT_EQ(api::as_string_view(api::find_path(*applied, {"spec", "holderIdentity"})), "x");
+  // The applier owns what it applied; the creator keeps the rest.
+  std::vector<std::string> managers;
+  for (const auto& e : api::find_path(*applied, {"metadata", "managedFields"})->as_array()) {
+    managers.push_back(std::string(api::as_string_view(e.as_object().if_contains("manager"))) +
+                       "/" +
+                       std::string(api::as_string_view(e.as_object().if_contains("operation"))));
+  }
+  EXPECT_THAT(managers, ::testing::Contains("kcm-test/Apply"));
+  // Without force, a field another manager owns is a conflict (409).
+  options.force = false;
+  auto conflict = leases.patch(
+      "applied", PatchType::kApply,
+      R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"applied"},"spec":{"holderIdentity":"y"}})",
+      [] {
+        PatchOptions o;
+        o.field_manager = "other";
+        return o;
+      }());
+  ASSERT_FALSE(conflict.ok());
+  EXPECT_EQ(conflict.error().message,
+            "Apply failed with 1 conflict: conflict with \"kcm-test\": .spec.holderIdentity");
 }
 
 TEST_F(ClientIntegrationTest, NamespaceAndPodLifecycle) {

@@ -56,6 +56,9 @@ class ApiHandler {
   net::awaitable<void> create(Call& call);
   net::awaitable<void> update(Call& call);
   net::awaitable<void> patch(Call& call);
+  // PATCH with application/apply-patch+yaml: server-side apply, which creates
+  // the object when it does not exist.
+  net::awaitable<void> server_side_apply(Call& call, WriteOptions options);
   net::awaitable<void> remove(Call& call);
   net::awaitable<void> remove_collection(Call& call);
   net::awaitable<void> scale(Call& call);

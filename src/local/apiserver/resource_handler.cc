@@ -17,6 +17,7 @@
 #include "local/apiserver/api_handler.h"
 #include "local/apiserver/await_result.h"
 #include "local/apiserver/body_codec.h"
+#include "local/apiserver/field_managers.h"
 #include "local/apiserver/ids.h"
 #include "local/apiserver/pod_binding.h"
 #include "local/apiserver/stored_codec.h"
@@ -84,6 +85,23 @@ Result<std::vector<std::string>, api::Status> check_custom_body(const ResourceIn
   return messages;
 }
 
+// upstream's ValidateFieldManager: at most 128 bytes, printable characters.
+api::FieldErrors validate_field_manager(std::string_view manager) {
+  api::FieldErrors errs;
+  if (manager.size() > fieldmanager::kFieldManagerMaxLength) {
+    errs.push_back(api::too_long("fieldManager", fieldmanager::kFieldManagerMaxLength));
+  }
+  for (std::size_t i = 0; i < manager.size(); ++i) {
+    const auto c = static_cast<unsigned char>(manager[i]);
+    if (c < 0x20 || c == 0x7f) {
+      errs.push_back(
+          api::invalid("fieldManager", json::string(manager),
+                       fmt::format("invalid character U+{:04X} (at position {})", c, i)));
+    }
+  }
+  return errs;
+}
+
 // upstream crdHandler's answer to a create while the CRD is being deleted.
 api::Status terminating_create_refused() {
   return api::Status{"Failure",
@@ -103,16 +121,19 @@ Result<WriteOptions, api::Status> ApiHandler::write_options(const Call& call) co
     }
     options.dry_run = true;
   }
-  options.field_manager = call.param("fieldManager");
+  const std::string& verb = call.info.verb;
+  const char* options_kind = verb == "create"  ? "CreateOptions"
+                             : verb == "patch" ? "PatchOptions"
+                                               : "UpdateOptions";
+  const std::string manager = call.param("fieldManager");
+  if (auto errs = validate_field_manager(manager); !errs.empty()) {
+    return fail(api::invalid({"meta.k8s.io", options_kind}, "", errs));
+  }
+  options.field_manager =
+      manager_or_user_agent(manager, call.ex.request()[http::field::user_agent]);
   const std::string v = call.param("fieldValidation");
   const auto validation = api::schema::parse_field_validation(v);
-  if (!validation) {
-    const std::string& verb = call.info.verb;
-    const char* kind = verb == "create"  ? "CreateOptions"
-                       : verb == "patch" ? "PatchOptions"
-                                         : "UpdateOptions";
-    return fail(api::schema::invalid_field_validation(kind, v));
-  }
+  if (!validation) return fail(api::schema::invalid_field_validation(options_kind, v));
   switch (*validation) {
     case api::schema::FieldValidation::kIgnore:
       options.field_validation = WriteOptions::FieldValidation::kIgnore;
@@ -485,18 +506,158 @@ Result<json::value, api::Status> apply_patch(std::string_view media, std::string
     drop_nulls(*result, /*drop_directives=*/true);
     return std::move(*result);
   }
-  if (media == "application/apply-patch+yaml") {
-    return fail(api::unsupported_media_type(
-        "server-side apply (application/apply-patch+yaml) is not supported by kcm-local yet; use "
-        "client-side kubectl apply"));
-  }
   return fail(api::unsupported_media_type(fmt::format(
       "the server does not support patch type {}; supported types: application/json-patch+json, "
       "application/merge-patch+json, application/strategic-merge-patch+json",
       api::go_quote(media))));
 }
 
+// The Status of a failed apply, as upstream's handlers report each kind of failure.
+api::Status apply_failure_status(const fieldmanager::ApplyFailure& f, std::string_view ns,
+                                 std::string_view name, const api::GroupVersionKind& gvk) {
+  using fieldmanager::ApplyFailure;
+  switch (f.code) {
+    case ApplyFailure::kConflict: {
+      api::StatusDetails details;
+      for (const fieldmanager::Conflict& c : f.conflicts) {
+        details.causes.push_back({"FieldManagerConflict", "conflict with " + c.manager.printed(),
+                                  fieldmanager::to_string(c.path)});
+      }
+      return api::Status{"Failure", fieldmanager::conflict_message(f.conflicts),
+                         std::string(api::reason::kConflict), std::move(details), 409};
+    }
+    case ApplyFailure::kBadRequest:
+      return api::bad_request(f.message);
+    case ApplyFailure::kTypedPatch:
+      // A plain error upstream: 500 with no reason.
+      return api::Status{
+          "Failure",
+          fmt::format("failed to create typed patch object ({}/{}; {}/{}, Kind={}): {}", ns, name,
+                      gvk.group, gvk.version, gvk.kind, f.message),
+          "", std::nullopt, 500};
+    case ApplyFailure::kInternal:
+      break;
+  }
+  return api::Status{"Failure", f.message, "", std::nullopt, 500};
+}
+
 }  // namespace
+
+// What an apply request carries: the configuration and whether it forces.
+struct ApplyRequest {
+  std::shared_ptr<const json::object> config;
+  bool force = false;
+};
+
+// `force`: the parameter when given.
+Result<ApplyRequest, api::Status> read_apply_request(const ResourceInfo& r,
+                                                     std::string_view field_manager,
+                                                     std::optional<std::string> force,
+                                                     std::string_view body) {
+  if (field_manager.empty()) {
+    return fail(api::invalid({"meta.k8s.io", "PatchOptions"}, "",
+                             {api::required("fieldManager", "is required for apply patch")}));
+  }
+  ApplyRequest out;
+  if (force) {
+    const std::string& f = *force;
+    if (f != "true" && f != "false") {
+      return fail(
+          api::bad_request(fmt::format("force: invalid boolean value {}", api::go_quote(f))));
+    }
+    out.force = f == "true";
+  }
+  auto parsed = api::parse_yaml(body);
+  if (!parsed)
+    return fail(api::bad_request(fmt::format("error decoding YAML: {}", parsed.error())));
+  if (!parsed->is_object()) {
+    return fail(api::bad_request("error decoding YAML: the configuration is not an object"));
+  }
+  out.config = std::make_shared<const json::object>(std::move(parsed->get_object()));
+  const std::string_view api_version = api::find_string(*out.config, "apiVersion").value_or("");
+  const std::string_view kind = api::find_string(*out.config, "kind").value_or("");
+  if (api_version != r.api_version() || kind != r.kind) {
+    const std::string gv = api_version.find('/') == std::string_view::npos
+                               ? "/" + std::string(api_version)
+                               : std::string(api_version);
+    return fail(api::bad_request(fmt::format("invalid object type: {}, Kind={}", gv, kind)));
+  }
+  return out;
+}
+
+// An apply that creates: refused when the configuration names a uid.
+Result<void, api::Status> check_apply_create(const ResourceInfo& r, std::string_view name,
+                                             const json::object& config) {
+  const json::object* meta = api::find_object(config, "metadata");
+  const std::string_view uid =
+      meta != nullptr ? api::find_string(*meta, "uid").value_or("") : std::string_view();
+  if (uid.empty()) return {};
+  api::Status s = api::conflict(r.group_resource(), name, "");
+  s.message = fmt::format(
+      "uid mismatch: the provided object specified uid {}, and no existing object was found", uid);
+  return fail(std::move(s));
+}
+
+net::awaitable<void> ApiHandler::server_side_apply(Call& call, WriteOptions options) {
+  const ResourceInfo& r = *call.resource;
+  const api::GroupVersionKind gvk = r.gvk();
+  auto request = read_apply_request(
+      r, call.param("fieldManager"),
+      call.has_param("force") ? std::optional<std::string>(call.param("force")) : std::nullopt,
+      call.ex.request().body());
+  if (!request) {
+    co_await reply_error(call.ex, request.error());
+    co_return;
+  }
+  auto config = request->config;
+  const bool force = request->force;
+  const Subresource sub =
+      call.info.subresource == "status" ? Subresource::kStatus : Subresource::kNone;
+  auto manager = rest_.field_manager(r, sub);
+  options.applied = true;
+  const std::string now = rfc3339_now();
+  const std::string ns = call.info.namespace_;
+  const std::string name = call.info.name;
+  auto warnings = std::make_shared<std::vector<std::string>>();
+  // The applied object, checked as a PUT body is.
+  auto applied = [this, &call, config, manager, options, force, now, ns, name, gvk,
+                  warnings](const json::object& live) -> Result<json::object, api::Status> {
+    auto out = manager->apply(live, *config, options.field_manager, force, now);
+    if (!out) return fail(apply_failure_status(out.error(), ns, name, gvk));
+    const std::string got = api::metadata_string(*out, "name");
+    if (got != name) {
+      return fail(api::bad_request(fmt::format(
+          "the name of the object ({}) does not match the name on the URL ({})", got, name)));
+    }
+    (*out)["apiVersion"] = gvk.api_version();
+    (*out)["kind"] = gvk.kind;
+    auto checked = check_body(call, options, "application/json", json::serialize(*out));
+    if (!checked) return fail(std::move(checked).error());
+    *warnings = std::move(*checked);
+    return std::move(*out);
+  };
+  auto result = co_await await_result<Result<WriteResult, api::Status>>(
+      [&](auto done) { rest_.update_with(r, ns, name, sub, applied, options, done); });
+  if (!result && result.error().is(api::reason::kNotFound) && sub == Subresource::kNone) {
+    // Apply creates what does not exist yet.
+    json::object live = manager->zero();
+    json::object& meta = api::ensure_object(live, "metadata");
+    meta["name"] = name;
+    if (r.namespaced) meta["namespace"] = ns;
+    if (auto ok = check_apply_create(r, name, *config); !ok) {
+      co_await reply_error(call.ex, ok.error());
+      co_return;
+    }
+    auto obj = applied(live);
+    if (!obj) {
+      co_await reply_error(call.ex, obj.error());
+      co_return;
+    }
+    result = co_await await_result<Result<WriteResult, api::Status>>(
+        [&](auto done) { rest_.create(r, ns, std::move(*obj), options, done); });
+  }
+  co_await reply(call, std::move(result), std::move(*warnings));
+}
 
 net::awaitable<void> ApiHandler::patch(Call& call) {
   auto options = write_options(call);
@@ -507,6 +668,17 @@ net::awaitable<void> ApiHandler::patch(Call& call) {
   const auto& req = call.ex.request();
   const ResourceInfo& r = *call.resource;
   const std::string media = media_type(req[http::field::content_type]);
+  if (media == "application/apply-patch+yaml") {
+    co_await server_side_apply(call, std::move(*options));
+    co_return;
+  }
+  if (call.has_param("force")) {
+    const api::Status forced =
+        api::invalid({"meta.k8s.io", "PatchOptions"}, "",
+                     {api::forbidden("force", "may not be specified for non-apply patch")});
+    co_await reply_error(call.ex, forced);
+    co_return;
+  }
   auto body = std::make_shared<std::string>(req.body());
   const Subresource sub =
       call.info.subresource == "status" ? Subresource::kStatus : Subresource::kNone;

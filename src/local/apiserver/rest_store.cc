@@ -8,6 +8,7 @@
 #include "api/metadata_member.h"
 #include "api/schema/canonical.h"
 #include "api/schema/registry.h"
+#include "local/apiserver/field_managers.h"
 #include "local/apiserver/ids.h"
 #include "local/apiserver/stored_codec.h"
 
@@ -220,10 +221,33 @@ Result<DeleteOptions, api::Status> parse_delete_options(const json::value& body)
 }
 
 RestStore::RestStore(storage::Store& store, const registry::ResourceTable& table)
-    : store_(store), table_(table) {
+    : store_(store), table_(table), field_managers_(std::make_unique<FieldManagers>()) {
   for (const auto& info : table_.all())
     ids_.push_back(store_.resource(info->store_name()));
   namespaces_id_ = store_.resource("core/namespaces");
+}
+
+RestStore::~RestStore() = default;
+
+std::shared_ptr<const fieldmanager::FieldManager> RestStore::field_manager(const ResourceInfo& info,
+                                                                           Subresource sub) {
+  return field_managers_->of(info, sub);
+}
+
+void RestStore::track_managed_fields(const ResourceInfo& info, Subresource sub,
+                                     const json::object& live, json::object& obj,
+                                     const WriteOptions& options) {
+  if (options.applied || sub == Subresource::kSystem) return;
+  auto manager = field_managers_->of(info, sub);
+  auto tracked = manager->update(live, obj, options.field_manager, rfc3339_now());
+  if (!tracked) {
+    // As kube-apiserver 1.33: the write goes on, without managed fields.
+    fmt::print(
+        stderr,
+        "kcm-local: warning: [SHOULD NOT HAPPEN] failed to update managedFields for {} {}: {}\n",
+        info.kind, api::metadata_string(obj, "name"), tracked.error());
+    metadata(obj).erase("managedFields");
+  }
 }
 
 storage::ResourceId RestStore::resource_id(const ResourceInfo& info) const {
@@ -421,6 +445,9 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   canonicalize(info, obj);
   info.strategy->apply_defaults(obj);
   canonicalize(info, obj);  // what a default set prints as Go prints it
+  // Before the strategy, as upstream's create handler records them.
+  track_managed_fields(info, Subresource::kNone,
+                       field_managers_->of(info, Subresource::kNone)->zero(), obj, options);
   info.strategy->prepare_for_create(obj);
   metadata(obj)["uid"] = new_uid();
   metadata(obj)["creationTimestamp"] = rfc3339_now();
@@ -563,6 +590,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
   canonicalize(info, obj);
   info.strategy->apply_defaults(obj);
   canonicalize(info, obj);  // what a default set prints as Go prints it
+  track_managed_fields(info, ctx->sub, old, obj, ctx->options);
   // System fields the client cannot change. (Canonicalizing may have rebuilt
   // the metadata object: `meta` no longer refers to it.)
   const json::object& old_meta = metadata(old);

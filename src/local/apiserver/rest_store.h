@@ -17,6 +17,7 @@
 #include "api/json.h"
 #include "api/result.h"
 #include "api/status.h"
+#include "local/fieldmanager/field_manager.h"
 #include "local/registry/resource_info.h"
 #include "local/storage/store.h"
 
@@ -27,7 +28,12 @@ using registry::ResourceInfo;
 
 struct WriteOptions {
   bool dry_run = false;
+  // Who the write's changed fields are recorded under in metadata.managedFields
+  // (the fieldManager parameter, or the client's User-Agent).
   std::string field_manager;
+  // The object comes from a server-side apply, which recorded its managed
+  // fields already.
+  bool applied = false;
   // The fieldValidation query parameter: unknown fields refused (Strict),
   // reported as warnings (Warn, the default) or ignored.
   enum class FieldValidation { kIgnore, kWarn, kStrict } field_validation = FieldValidation::kWarn;
@@ -73,9 +79,12 @@ struct ListResponse {
   std::optional<std::int64_t> remaining_item_count;
 };
 
+class FieldManagers;
+
 class RestStore {
  public:
   RestStore(storage::Store& store, const registry::ResourceTable& table);
+  ~RestStore();
 
   storage::Store& store() { return store_; }
   storage::ResourceId resource_id(const ResourceInfo& info) const;
@@ -107,7 +116,15 @@ class RestStore {
   void remove(const ResourceInfo& info, std::string_view ns, std::string_view name,
               const DeleteOptions& options, WriteDone done);
 
+  // The field manager of writes to `info` through `sub`.
+  std::shared_ptr<const fieldmanager::FieldManager> field_manager(const ResourceInfo& info,
+                                                                  Subresource sub);
+
  private:
+  // Records what `options.field_manager` changed from `live` to `obj` in obj's
+  // managedFields (not for applies, which did, nor for server-internal writes).
+  void track_managed_fields(const ResourceInfo& info, Subresource sub, const json::object& live,
+                            json::object& obj, const WriteOptions& options);
   // remove() again once the write that beat it (409 from the store) is
   // visible, as upstream's storage retries a delete that lost a race.
   void remove_when_visible(const ResourceInfo& info, std::string ns, std::string name,
@@ -136,6 +153,7 @@ class RestStore {
   const registry::ResourceTable& table_;
   std::vector<storage::ResourceId> ids_;  // parallel to table_.all()
   storage::ResourceId namespaces_id_;
+  std::unique_ptr<FieldManagers> field_managers_;
 };
 
 // Generic metadata validation (upstream's ValidateObjectMeta and its update form).

@@ -53,20 +53,31 @@ std::optional<json::object> ApiAccess::get(Kind kind, std::string_view ns,
   return parse_object((*r)->json);
 }
 
-void ApiAccess::create(Kind kind, std::string_view ns, json::object obj, Done done) {
-  rest_.create(info(kind), ns, std::move(obj), {}, deliver(std::move(done)));
+namespace {
+
+apiserver::WriteOptions written_by(std::string_view manager) {
+  apiserver::WriteOptions options;
+  options.field_manager = std::string(manager);
+  return options;
+}
+
+}  // namespace
+
+void ApiAccess::create(Kind kind, std::string_view ns, json::object obj, Done done,
+                       std::string_view manager) {
+  rest_.create(info(kind), ns, std::move(obj), written_by(manager), deliver(std::move(done)));
 }
 
 void ApiAccess::update(Kind kind, std::string_view ns, std::string_view name, Mutation mutate,
-                       Done done) {
-  rest_.update_with(info(kind), ns, name, apiserver::Subresource::kNone, std::move(mutate), {},
-                    deliver(std::move(done)));
+                       Done done, std::string_view manager) {
+  rest_.update_with(info(kind), ns, name, apiserver::Subresource::kNone, std::move(mutate),
+                    written_by(manager), deliver(std::move(done)));
 }
 
 void ApiAccess::update_status(Kind kind, std::string_view ns, std::string_view name,
-                              Mutation mutate, Done done) {
-  rest_.update_with(info(kind), ns, name, apiserver::Subresource::kStatus, std::move(mutate), {},
-                    deliver(std::move(done)));
+                              Mutation mutate, Done done, std::string_view manager) {
+  rest_.update_with(info(kind), ns, name, apiserver::Subresource::kStatus, std::move(mutate),
+                    written_by(manager), deliver(std::move(done)));
 }
 
 void ApiAccess::remove(Kind kind, std::string_view ns, std::string_view name,

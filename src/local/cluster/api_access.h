@@ -42,12 +42,18 @@ class ApiAccess {
   using Done = std::function<void(Outcome)>;
   using Mutation = apiserver::RestStore::Mutation;
 
+  // The managedFields names of kcm-local's components, as upstream's User-Agents give them.
+  static constexpr std::string_view kKubelet = "kubelet";
+  static constexpr std::string_view kScheduler = "kube-scheduler";
+
   std::optional<json::object> get(Kind kind, std::string_view ns, std::string_view name) const;
-  void create(Kind kind, std::string_view ns, json::object obj, Done done);
+  void create(Kind kind, std::string_view ns, json::object obj, Done done,
+              std::string_view manager = kKubelet);
   // Read-modify-write of the main resource or of its status subresource.
-  void update(Kind kind, std::string_view ns, std::string_view name, Mutation mutate, Done done);
+  void update(Kind kind, std::string_view ns, std::string_view name, Mutation mutate, Done done,
+              std::string_view manager = kKubelet);
   void update_status(Kind kind, std::string_view ns, std::string_view name, Mutation mutate,
-                     Done done);
+                     Done done, std::string_view manager = kKubelet);
   void remove(Kind kind, std::string_view ns, std::string_view name,
               const apiserver::DeleteOptions& options, Done done);
   // POST pods/NAME/binding.

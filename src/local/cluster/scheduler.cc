@@ -331,7 +331,7 @@ void Scheduler::unschedulable(Pending& p, const std::string& message) {
         status["conditions"] = std::move(conditions);
         return next;
       },
-      [](const ApiAccess::Outcome&) {});
+      [](const ApiAccess::Outcome&) {}, ApiAccess::kScheduler);
 }
 
 }  // namespace kcm::local::cluster

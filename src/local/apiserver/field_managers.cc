@@ -1,0 +1,87 @@
+#include "local/apiserver/field_managers.h"
+
+#include "api/schema/canonical.h"
+#include "api/schema/registry.h"
+
+namespace kcm::local::apiserver {
+
+namespace fm = fieldmanager;
+
+namespace {
+
+std::string_view subresource_name(Subresource sub) {
+  switch (sub) {
+    case Subresource::kStatus:
+      return "status";
+    case Subresource::kFinalize:
+      return "finalize";
+    case Subresource::kNone:
+    case Subresource::kSystem:
+      break;
+  }
+  return "";
+}
+
+fm::Path path(std::initializer_list<const char*> fields) {
+  fm::Path p;
+  for (const char* f : fields)
+    p.push_back(fm::PathElement::field(f));
+  return p;
+}
+
+// The reset fields of the 1.33 strategies.
+fm::FieldSet reset_fields(const ResourceInfo& info, Subresource sub) {
+  fm::FieldSet reset;
+  const bool has_status = info.subresource("status") != nullptr;
+  const std::string store = info.store_name();
+  switch (sub) {
+    case Subresource::kNone:
+      if (has_status) reset.insert(path({"status"}));
+      break;
+    case Subresource::kStatus:
+      reset.insert(path({"spec"}));
+      if (store == "apps/deployments") reset.insert(path({"metadata", "labels"}));
+      if (store == "core/pods") {
+        reset.insert(path({"metadata", "deletionTimestamp"}));
+        reset.insert(path({"metadata", "ownerReferences"}));
+      }
+      if (store == "apiextensions.k8s.io/customresourcedefinitions")
+        reset.insert(path({"metadata"}));
+      break;
+    case Subresource::kFinalize:
+      reset.insert(path({"status"}));
+      break;
+    case Subresource::kSystem:
+      break;
+  }
+  return reset;
+}
+
+}  // namespace
+
+std::shared_ptr<const fm::FieldManager> FieldManagers::of(const ResourceInfo& info,
+                                                          Subresource sub) {
+  const bool has_status = info.subresource("status") != nullptr;
+  const std::string key = info.api_version() + "/" + info.kind + "/" +
+                          std::string(subresource_name(sub)) + (has_status ? "+status" : "");
+  std::lock_guard lock(mu_);
+  if (auto it = made_.find(key); it != made_.end()) return it->second;
+  fm::TypeRef type = fm::TypeRef::untyped();
+  json::value zero = json::object();
+  if (const api::schema::Type* root = api::schema::Registry::builtin().root(info.gvk())) {
+    type = fm::TypeRef::of(*root);
+    api::schema::canonicalize(zero, *root);
+  }
+  auto made = std::make_shared<const fm::FieldManager>(
+      type, std::move(zero.get_object()), info.api_version(), std::string(subresource_name(sub)),
+      reset_fields(info, sub));
+  made_.emplace(key, made);
+  return made;
+}
+
+std::string manager_or_user_agent(std::string_view field_manager, std::string_view user_agent) {
+  if (!field_manager.empty()) return std::string(field_manager);
+  return fm::manager_from_user_agent(user_agent);
+}
+
+}  // namespace kcm::local::apiserver

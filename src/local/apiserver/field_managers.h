@@ -1,0 +1,31 @@
+// The field manager of each served resource and subresource: its type, zero
+// object and reset fields (what the strategy resets, as upstream's
+// GetResetFields). Made on first use; custom resources are untyped.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "local/apiserver/rest_store.h"
+#include "local/fieldmanager/field_manager.h"
+
+namespace kcm::local::apiserver {
+
+class FieldManagers {
+ public:
+  // The manager for writes to `info` through `sub` (kNone, kStatus or
+  // kFinalize; kSystem writes are not tracked).
+  std::shared_ptr<const fieldmanager::FieldManager> of(const ResourceInfo& info, Subresource sub);
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const fieldmanager::FieldManager>, std::less<>> made_;
+};
+
+// The name `fieldManager` or else the User-Agent gives a write, as upstream's
+// managerOrUserAgent.
+std::string manager_or_user_agent(std::string_view field_manager, std::string_view user_agent);
+
+}  // namespace kcm::local::apiserver

@@ -1,0 +1,84 @@
+#include "local/fieldmanager/managed_fields.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "api/field_error.h"
+
+namespace kcm::local::fieldmanager {
+
+bool ManagerEntry::same_manager(const ManagerEntry& other) const {
+  return manager == other.manager && operation == other.operation &&
+         subresource == other.subresource &&
+         (operation == kApply || api_version == other.api_version);
+}
+
+std::string ManagerEntry::printed() const {
+  std::string out = api::go_quote(manager);
+  if (!subresource.empty()) out += " with subresource " + api::go_quote(subresource);
+  if (operation == kUpdate) out += " using " + api_version;
+  return out;
+}
+
+Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj) {
+  std::vector<ManagerEntry> out;
+  const json::object* meta = api::find_object(obj, "metadata");
+  const json::array* list = meta != nullptr ? api::find_array(*meta, "managedFields") : nullptr;
+  if (list == nullptr) return out;
+  for (const json::value& v : *list) {
+    if (!v.is_object()) return fail("error decoding managed fields: expected an object");
+    const json::object& e = v.get_object();
+    ManagerEntry entry;
+    entry.manager = std::string(api::find_string(e, "manager").value_or(""));
+    entry.operation = std::string(api::find_string(e, "operation").value_or(""));
+    entry.api_version = std::string(api::find_string(e, "apiVersion").value_or(""));
+    entry.subresource = std::string(api::find_string(e, "subresource").value_or(""));
+    if (auto t = api::find_string(e, "time")) entry.time = std::string(*t);
+    const std::string_view type = api::find_string(e, "fieldsType").value_or("");
+    if (type != "FieldsV1") {
+      return fail(fmt::format("error decoding set: unknown fields type {}", api::go_quote(type)));
+    }
+    const json::value* fields = e.if_contains("fieldsV1");
+    if (fields != nullptr && !fields->is_null()) {
+      auto set = FieldSet::from_fields_v1(*fields);
+      if (!set) return fail(fmt::format("error decoding set: {}", set.error()));
+      entry.fields = std::move(*set);
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+void encode_managed_fields(json::object& obj, std::vector<ManagerEntry> entries) {
+  json::object& meta = api::ensure_object(obj, "metadata");
+  if (entries.empty()) {
+    meta.erase("managedFields");
+    return;
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const ManagerEntry& a, const ManagerEntry& b) {
+                     if (a.operation != b.operation) return a.operation < b.operation;
+                     const std::string ta = a.time.value_or("");
+                     const std::string tb = b.time.value_or("");
+                     if (ta != tb) return ta < tb;
+                     if (a.manager != b.manager) return a.manager < b.manager;
+                     if (a.api_version != b.api_version) return a.api_version < b.api_version;
+                     return a.subresource < b.subresource;
+                   });
+  json::array list;
+  for (const ManagerEntry& e : entries) {
+    json::object o;
+    o["manager"] = e.manager;
+    o["operation"] = e.operation;
+    o["apiVersion"] = e.api_version;
+    if (e.time) o["time"] = *e.time;
+    o["fieldsType"] = "FieldsV1";
+    o["fieldsV1"] = e.fields.to_fields_v1();
+    if (!e.subresource.empty()) o["subresource"] = e.subresource;
+    list.push_back(std::move(o));
+  }
+  meta["managedFields"] = std::move(list);
+}
+
+}  // namespace kcm::local::fieldmanager

@@ -1,0 +1,53 @@
+// The type of a value as server-side apply sees it (structured-merge-diff's
+// schema.TypeRef), read from kcm's API type definitions: structs with named
+// fields, maps, lists with their list type and keys, and scalars. Values
+// without a definition (custom resources, RawExtension) are "untyped": their
+// shape is deduced from the value, maps granular and lists atomic, as
+// structured-merge-diff deduces them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "api/json.h"
+#include "api/result.h"
+#include "api/schema/type.h"
+#include "local/fieldmanager/path_element.h"
+
+namespace kcm::local::fieldmanager {
+
+class TypeRef {
+ public:
+  enum class Shape { kScalar, kStruct, kMap, kList };
+  enum class ListKind { kAtomic, kSet, kAssociative };
+
+  // A kind's root type (a struct of the definitions).
+  static TypeRef of(const api::schema::Type& root);
+  // A value whose shape is deduced from the value itself.
+  static TypeRef untyped() { return TypeRef(); }
+
+  // The shape of `v` under this type (untyped: from the value).
+  Shape shape(const json::value& v) const;
+  // A struct or map kept whole (+structType=atomic, +mapType=atomic); lists: see list_kind.
+  bool atomic_map() const;
+  ListKind list_kind() const;
+
+  // A struct's field `name`; sets `declared` to whether the struct has it
+  // (an undeclared one is untyped). A map's or a list's element type.
+  TypeRef field(std::string_view name, bool* declared = nullptr) const;
+  TypeRef elem() const;
+
+  // The path element of a set or associative list's item, with
+  // structured-merge-diff's errors for items that have none.
+  Result<PathElement> item_path_element(const json::value& item) const;
+
+ private:
+  TypeRef() = default;
+  TypeRef(const api::schema::TypeExpr* expr, const api::schema::Field* field)
+      : expr_(expr), field_(field) {}
+  const api::schema::TypeExpr* expr_ = nullptr;  // nullptr: untyped
+  const api::schema::Field* field_ = nullptr;    // the field holding the value, if any
+  const api::schema::Type* root_ = nullptr;      // of(): the kind's struct
+};
+
+}  // namespace kcm::local::fieldmanager
