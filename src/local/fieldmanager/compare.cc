@@ -73,8 +73,12 @@ class Comparer {
   }
 
   void walk_map(const json::value* lhs, const json::value* rhs, const TypeRef& t) {
-    const json::object* l = lhs != nullptr && lhs->is_object() ? &lhs->get_object() : nullptr;
-    const json::object* r = rhs != nullptr && rhs->is_object() ? &rhs->get_object() : nullptr;
+    walk_members(lhs != nullptr && lhs->is_object() ? &lhs->get_object() : nullptr,
+                 rhs != nullptr && rhs->is_object() ? &rhs->get_object() : nullptr, t);
+  }
+
+ public:
+  void walk_members(const json::object* l, const json::object* r, const TypeRef& t) {
     if (l != nullptr) {
       for (const auto& m : *l) {
         descend(PathElement::field(m.key()), &m.value(),
@@ -89,6 +93,7 @@ class Comparer {
     }
   }
 
+ private:
   IndexedItems index(const json::value* list, const TypeRef& t) {
     IndexedItems out;
     if (list == nullptr || !list->is_array()) return out;
@@ -137,6 +142,14 @@ Result<Comparison, WalkError> compare(const json::value& lhs, const json::value&
                                       const TypeRef& t) {
   Comparer c;
   c.walk(&lhs, &rhs, t);
+  if (!c.errors.empty()) return fail(c.errors.text());
+  return std::move(c.result);
+}
+
+Result<Comparison, WalkError> compare_objects(const json::object& lhs, const json::object& rhs,
+                                              const TypeRef& t) {
+  Comparer c;
+  c.walk_members(&lhs, &rhs, t);
   if (!c.errors.empty()) return fail(c.errors.text());
   return std::move(c.result);
 }

@@ -43,7 +43,8 @@ const json::value* managed_fields_member(const json::object& obj) {
 }
 
 void drop_empty(std::vector<ManagerEntry>& entries) {
-  std::erase_if(entries, [](const ManagerEntry& e) { return e.fields.empty(); });
+  std::erase_if(entries,
+                [](const ManagerEntry& e) { return e.fields.empty() && !e.stored_fields; });
 }
 
 constexpr std::string_view kLastApplied = "kubectl.kubernetes.io/last-applied-configuration";
@@ -105,6 +106,8 @@ void cap_update_managers(std::vector<ManagerEntry>& entries) {
     auto [first, inserted] = first_of_version.emplace(entries[i].api_version, i);
     if (inserted) continue;
     ManagerEntry& bucket = entries[first->second];
+    load_fields(bucket);
+    load_fields(entries[i]);
     bucket.manager = std::string(kAncientChanges);
     bucket.subresource.clear();
     bucket.fields = entries[i].fields.union_with(bucket.fields);
@@ -129,8 +132,9 @@ FieldManager::FieldManager(TypeRef type, json::object zero, std::string api_vers
 
 Result<Comparison, std::string> FieldManager::changes(const json::object& from,
                                                       const json::object& to) const {
-  auto c = compare(json::value(without_managed_fields(from)),
-                   json::value(without_managed_fields(to)), type_);
+  // metadata.managedFields is an atomic list, owned by no one (stripped_fields()):
+  // comparing it along costs nothing worth a copy of both objects.
+  auto c = compare_objects(from, to, type_);
   if (!c) return fail(std::move(c).error());
   c->filter(reset_);
   return std::move(*c);
@@ -139,28 +143,37 @@ Result<Comparison, std::string> FieldManager::changes(const json::object& from,
 Result<void, std::string> FieldManager::update(const json::object& live, json::object& updated,
                                                std::string_view manager,
                                                std::string_view now) const {
-  std::vector<ManagerEntry> entries;
   const json::value* sent = managed_fields_member(updated);
   const bool reset_by_client =
       subresource_.empty() && sent != nullptr && sent->is_array() &&
       (sent->get_array().empty() ||
        (sent->get_array().size() == 1 && sent->get_array()[0].is_object() &&
         sent->get_array()[0].get_object().empty()));
-  if (!reset_by_client) {
-    Result<std::vector<ManagerEntry>> decoded = std::vector<ManagerEntry>{};
-    if (subresource_.empty()) decoded = decode_managed_fields(updated);
-    if (!decoded || decoded->empty()) decoded = decode_managed_fields(live);
-    if (decoded) entries = std::move(*decoded);
-  }
-  if (entries.empty() && !api::metadata_string(live, "uid").empty()) {
+  // Managed fields a client sent replace the stored ones (main resource only).
+  const bool use_sent = !reset_by_client && subresource_.empty() && sent != nullptr &&
+                        sent->is_array() && !sent->get_array().empty();
+  const json::value* base = reset_by_client ? nullptr
+                            : use_sent      ? sent
+                                            : managed_fields_member(live);
+  const bool tracked = base != nullptr && base->is_array() && !base->get_array().empty();
+  if (!tracked && !api::metadata_string(live, "uid").empty()) {
     api::ensure_object(updated, "metadata").erase("managedFields");
     return {};
   }
   auto c = changes(live, updated);
   if (!c) return fail(fmt::format("failed to compare objects: {}", c.error()));
   const FieldSet changed = c->modified.union_with(c->added);
-  for (ManagerEntry& e : entries)
+  const FieldSet touched = changed.union_with(c->removed);
+  std::vector<ManagerEntry> entries;
+  if (tracked) {
+    auto decoded = decode_managed_fields(use_sent ? updated : live, &touched);
+    if (!decoded && use_sent) decoded = decode_managed_fields(live, &touched);
+    if (decoded) entries = std::move(*decoded);
+  }
+  for (ManagerEntry& e : entries) {
+    if (e.stored_fields) continue;  // holds none of what changed
     e.fields = e.fields.difference(changed).difference(c->removed);
+  }
   const FieldSet own = changed.difference(stripped_fields());
   if (!own.empty()) {
     ManagerEntry self{manager.empty() ? "unknown" : std::string(manager),
@@ -174,6 +187,7 @@ Result<void, std::string> FieldManager::update(const json::object& live, json::o
     if (it == entries.end()) {
       entries.push_back(std::move(self));
     } else {
+      load_fields(*it);
       it->fields = own.union_with(it->fields);
       it->time = std::string(now);
     }

@@ -21,7 +21,30 @@ std::string ManagerEntry::printed() const {
   return out;
 }
 
-Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj) {
+namespace {
+
+// Whether FieldsV1 `stored` has any of `set`'s paths or anything below them
+// (an over-estimate: a path it holds only as a parent counts too).
+bool touches(const json::object& stored, const FieldSet& set) {
+  for (const FieldSet::Node& n : set.nodes()) {
+    const json::value* below = stored.if_contains(n.pe.to_fields_v1());
+    if (below == nullptr || !below->is_object()) continue;
+    if (n.member || touches(below->get_object(), n.children)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void load_fields(ManagerEntry& entry) {
+  if (!entry.stored_fields) return;
+  auto set = FieldSet::from_fields_v1(*entry.stored_fields);
+  entry.fields = set ? std::move(*set) : FieldSet{};
+  entry.stored_fields.reset();
+}
+
+Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj,
+                                                        const FieldSet* touching) {
   std::vector<ManagerEntry> out;
   const json::object* meta = api::find_object(obj, "metadata");
   const json::array* list = meta != nullptr ? api::find_array(*meta, "managedFields") : nullptr;
@@ -40,7 +63,10 @@ Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj)
       return fail(fmt::format("error decoding set: unknown fields type {}", api::go_quote(type)));
     }
     const json::value* fields = e.if_contains("fieldsV1");
-    if (fields != nullptr && !fields->is_null()) {
+    if (touching != nullptr && fields != nullptr && fields->is_object() &&
+        !touches(fields->get_object(), *touching)) {
+      entry.stored_fields = *fields;
+    } else if (fields != nullptr && !fields->is_null()) {
       auto set = FieldSet::from_fields_v1(*fields);
       if (!set) return fail(fmt::format("error decoding set: {}", set.error()));
       entry.fields = std::move(*set);
@@ -74,7 +100,11 @@ void encode_managed_fields(json::object& obj, std::vector<ManagerEntry> entries)
     o["apiVersion"] = e.api_version;
     if (e.time) o["time"] = *e.time;
     o["fieldsType"] = "FieldsV1";
-    o["fieldsV1"] = e.fields.to_fields_v1();
+    if (e.stored_fields) {
+      o["fieldsV1"] = *e.stored_fields;
+    } else {
+      o["fieldsV1"] = e.fields.to_fields_v1();
+    }
     if (!e.subresource.empty()) o["subresource"] = e.subresource;
     list.push_back(std::move(o));
   }

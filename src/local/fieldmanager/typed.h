@@ -33,6 +33,9 @@ struct Comparison {
 };
 Result<Comparison, WalkError> compare(const json::value& lhs, const json::value& rhs,
                                       const TypeRef& t);
+// The same for two objects of a struct or map type, without copying them into values.
+Result<Comparison, WalkError> compare_objects(const json::object& lhs, const json::object& rhs,
+                                              const TypeRef& t);
 
 // `config` merged into `live` (typed Merge): scalars and atomic values from
 // `config`; structs and maps member by member; set and associative lists item
