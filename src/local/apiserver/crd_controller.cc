@@ -14,6 +14,17 @@
 namespace kcm::local::apiserver {
 namespace {
 
+// The API server's own controllers write as kube-apiserver in managedFields.
+WriteOptions kube_apiserver_write() {
+  WriteOptions options;
+  options.field_manager = "kube-apiserver";
+  return options;
+}
+
+}  // namespace
+
+namespace {
+
 constexpr std::string_view kCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
 
 // Runs one asynchronous RestStore call to completion.
@@ -178,7 +189,7 @@ bool CrdController::sync() {
                   meta["finalizers"] = std::move(kept);
                   return next;
                 },
-                {}, std::move(done));
+                kube_apiserver_write(), std::move(done));
           });
           if (!r && r.error().code != 404) pending = true;
           continue;  // gone (or going): no longer served
@@ -205,7 +216,7 @@ bool CrdController::sync() {
               next["status"] = crd::crd_status(current, taken, api::Time::now().to_string());
               return next;
             },
-            {}, std::move(done));
+            kube_apiserver_write(), std::move(done));
       });
       if (r && r->object) {
         crd = parse_stored(*r->object);
