@@ -99,10 +99,7 @@ std::string go_quote(std::string_view s) {
   return out;
 }
 
-namespace {
-
-// Upstream prints simple values with %v and strings with %q.
-std::string format_bad_value(const json::value& v) {
+std::string go_value_string(const json::value& v) {
   switch (v.kind()) {
     case json::kind::string:
       return go_quote(v.get_string());
@@ -121,14 +118,12 @@ std::string format_bad_value(const json::value& v) {
   }
 }
 
-}  // namespace
-
 std::string FieldError::body() const {
   std::string s(describe(type));
   const bool omit = type == FieldErrorType::kRequired || type == FieldErrorType::kForbidden ||
                     type == FieldErrorType::kTooLong || type == FieldErrorType::kInternal ||
                     !bad_value.has_value();
-  if (!omit) s += ": " + format_bad_value(*bad_value);
+  if (!omit) s += ": " + go_value_string(*bad_value);
   if (!detail.empty()) s += ": " + detail;
   return s;
 }

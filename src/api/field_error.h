@@ -31,7 +31,7 @@ std::string_view describe(FieldErrorType type);
 
 struct FieldError {
   FieldErrorType type;
-  std::string field;               // "spec.template.spec.containers[0].image"
+  std::string field;                     // "spec.template.spec.containers[0].image"
   std::optional<json::value> bad_value;  // nullopt: not printed
   std::string detail;
 
@@ -55,6 +55,9 @@ FieldError type_invalid(std::string field, json::value bad_value, std::string de
 
 // Go's %q for a string: double-quoted with escapes.
 std::string go_quote(std::string_view s);
+// A JSON value as upstream's messages print one: scalars with %v, strings
+// with %q, lists and maps as compact JSON.
+std::string go_value_string(const json::value& v);
 
 // Joins paths the way upstream's field.Path prints: child("spec").index(0) => "spec[0]".
 std::string child(std::string_view parent, std::string_view name);

@@ -85,23 +85,6 @@ Result<std::vector<std::string>, api::Status> check_custom_body(const ResourceIn
   return messages;
 }
 
-// upstream's ValidateFieldManager: at most 128 bytes, printable characters.
-api::FieldErrors validate_field_manager(std::string_view manager) {
-  api::FieldErrors errs;
-  if (manager.size() > fieldmanager::kFieldManagerMaxLength) {
-    errs.push_back(api::too_long("fieldManager", fieldmanager::kFieldManagerMaxLength));
-  }
-  for (std::size_t i = 0; i < manager.size(); ++i) {
-    const auto c = static_cast<unsigned char>(manager[i]);
-    if (c < 0x20 || c == 0x7f) {
-      errs.push_back(
-          api::invalid("fieldManager", json::string(manager),
-                       fmt::format("invalid character U+{:04X} (at position {})", c, i)));
-    }
-  }
-  return errs;
-}
-
 // upstream crdHandler's answer to a create while the CRD is being deleted.
 api::Status terminating_create_refused() {
   return api::Status{"Failure",
@@ -126,7 +109,7 @@ Result<WriteOptions, api::Status> ApiHandler::write_options(const Call& call) co
                              : verb == "patch" ? "PatchOptions"
                                                : "UpdateOptions";
   const std::string manager = call.param("fieldManager");
-  if (auto errs = validate_field_manager(manager); !errs.empty()) {
+  if (auto errs = fieldmanager::validate_field_manager(manager); !errs.empty()) {
     return fail(api::invalid({"meta.k8s.io", options_kind}, "", errs));
   }
   options.field_manager =

@@ -235,11 +235,12 @@ std::shared_ptr<const fieldmanager::FieldManager> RestStore::field_manager(const
 }
 
 void RestStore::track_managed_fields(const ResourceInfo& info, Subresource sub,
-                                     const json::object& live, json::object& obj,
+                                     const json::object* live, json::object& obj,
                                      const WriteOptions& options) {
   if (options.applied || sub == Subresource::kSystem) return;
   auto manager = field_managers_->of(info, sub);
-  auto tracked = manager->update(live, obj, options.field_manager, rfc3339_now());
+  auto tracked = manager->update(live != nullptr ? *live : manager->zero(), obj,
+                                 options.field_manager, rfc3339_now());
   if (!tracked) {
     // As kube-apiserver 1.33: the write goes on, without managed fields.
     fmt::print(
@@ -446,8 +447,7 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   info.strategy->apply_defaults(obj);
   canonicalize(info, obj);  // what a default set prints as Go prints it
   // Before the strategy, as upstream's create handler records them.
-  track_managed_fields(info, Subresource::kNone,
-                       field_managers_->of(info, Subresource::kNone)->zero(), obj, options);
+  track_managed_fields(info, Subresource::kNone, nullptr, obj, options);
   info.strategy->prepare_for_create(obj);
   metadata(obj)["uid"] = new_uid();
   metadata(obj)["creationTimestamp"] = rfc3339_now();
@@ -590,7 +590,7 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
   canonicalize(info, obj);
   info.strategy->apply_defaults(obj);
   canonicalize(info, obj);  // what a default set prints as Go prints it
-  track_managed_fields(info, ctx->sub, old, obj, ctx->options);
+  track_managed_fields(info, ctx->sub, &old, obj, ctx->options);
   // System fields the client cannot change. (Canonicalizing may have rebuilt
   // the metadata object: `meta` no longer refers to it.)
   const json::object& old_meta = metadata(old);

@@ -121,9 +121,10 @@ class RestStore {
                                                                   Subresource sub);
 
  private:
-  // Records what `options.field_manager` changed from `live` to `obj` in obj's
-  // managedFields (not for applies, which did, nor for server-internal writes).
-  void track_managed_fields(const ResourceInfo& info, Subresource sub, const json::object& live,
+  // Records what `options.field_manager` changed from `live` (nullptr: a
+  // create, from the kind's zero object) to `obj` in obj's managedFields (not
+  // for applies, which did, nor for server-internal writes).
+  void track_managed_fields(const ResourceInfo& info, Subresource sub, const json::object* live,
                             json::object& obj, const WriteOptions& options);
   // remove() again once the write that beat it (409 from the store) is
   // visible, as upstream's storage retries a delete that lost a race.

@@ -49,9 +49,9 @@ void drop_empty(std::vector<ManagerEntry>& entries) {
 
 constexpr std::string_view kLastApplied = "kubectl.kubernetes.io/last-applied-configuration";
 
-bool printable(char32_t c) {
-  // unicode.IsPrint for the ASCII range; other code points count as printable.
-  return c >= 0x20 && c != 0x7f;
+// unicode.IsPrint for the ASCII range; other code points count as printable.
+bool printable(unsigned char c) {
+  return c >= 0x80 || (c >= 0x20 && c != 0x7f);
 }
 
 }  // namespace
@@ -74,12 +74,27 @@ std::string conflict_message(const std::vector<Conflict>& conflicts) {
                      fmt::join(lines, "\n"));
 }
 
+api::FieldErrors validate_field_manager(std::string_view manager) {
+  api::FieldErrors errs;
+  if (manager.size() > kFieldManagerMaxLength) {
+    errs.push_back(api::too_long("fieldManager", kFieldManagerMaxLength));
+  }
+  for (std::size_t i = 0; i < manager.size(); ++i) {
+    const auto c = static_cast<unsigned char>(manager[i]);
+    if (!printable(c)) {
+      errs.push_back(
+          api::invalid("fieldManager", json::string(manager),
+                       fmt::format("invalid character U+{:04X} (at position {})", c, i)));
+    }
+  }
+  return errs;
+}
+
 std::string manager_from_user_agent(std::string_view user_agent) {
   const std::string_view prefix = user_agent.substr(0, user_agent.find('/'));
   std::string out;
   for (char c : prefix) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x80 && !printable(u)) continue;
+    if (!printable(static_cast<unsigned char>(c))) continue;
     if (out.size() + 1 > kFieldManagerMaxLength) break;
     out += c;
   }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/field_error.h"
 #include "api/json.h"
 #include "api/result.h"
 #include "local/fieldmanager/field_set.h"
@@ -49,6 +50,10 @@ struct ApplyFailure {
 
 // "Apply failed with 1 conflict: conflict with \"m\" using apps/v1: .spec.replicas".
 std::string conflict_message(const std::vector<Conflict>& conflicts);
+
+// upstream's ValidateFieldManager: at most kFieldManagerMaxLength bytes, and
+// printable characters only.
+api::FieldErrors validate_field_manager(std::string_view manager);
 
 // The manager a request without fieldManager is recorded under: its
 // User-Agent up to the first "/", printable characters only, at most 128 bytes.

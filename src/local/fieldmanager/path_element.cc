@@ -100,18 +100,6 @@ int compare_values(const json::value& a, const json::value& b) {
 
 std::string value_to_string(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::null:
-      return "null";
-    case json::kind::string:
-      return api::go_quote(v.get_string());
-    case json::kind::bool_:
-      return v.get_bool() ? "true" : "false";
-    case json::kind::int64:
-      return std::to_string(v.get_int64());
-    case json::kind::uint64:
-      return std::to_string(v.get_uint64());
-    case json::kind::double_:
-      return fmt::format("{}", v.get_double());
     case json::kind::array: {
       std::string out = "[";
       for (const json::value& e : v.get_array()) {
@@ -129,8 +117,9 @@ std::string value_to_string(const json::value& v) {
       std::sort(parts.begin(), parts.end());
       return fmt::format("{{{}}}", fmt::join(parts, ", "));
     }
+    default:
+      return api::go_value_string(v);
   }
-  return {};
 }
 
 PathElement PathElement::field(std::string name) {

@@ -48,9 +48,13 @@ TypeRef::Shape TypeRef::shape(const json::value& v) const {
   }
 }
 
+const schema::Type* TypeRef::struct_type() const {
+  return root_ != nullptr ? root_ : (expr_ != nullptr ? expr_->object : nullptr);
+}
+
 bool TypeRef::atomic_map() const {
   if (field_ != nullptr && field_->map_type == schema::MapType::kAtomic) return true;
-  const schema::Type* s = root_ != nullptr ? root_ : (expr_ != nullptr ? expr_->object : nullptr);
+  const schema::Type* s = struct_type();
   return s != nullptr && s->struct_type == schema::MapType::kAtomic;
 }
 
@@ -76,7 +80,7 @@ TypeRef::ListKind TypeRef::list_kind() const {
 }
 
 TypeRef TypeRef::field(std::string_view name, bool* declared) const {
-  const schema::Type* s = root_ != nullptr ? root_ : (expr_ != nullptr ? expr_->object : nullptr);
+  const schema::Type* s = struct_type();
   if (s != nullptr) {
     if (const schema::Field* f = s->field(name); f != nullptr && !f->inline_) {
       if (declared != nullptr) *declared = true;

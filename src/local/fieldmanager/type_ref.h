@@ -45,6 +45,8 @@ class TypeRef {
   TypeRef() = default;
   TypeRef(const api::schema::TypeExpr* expr, const api::schema::Field* field)
       : expr_(expr), field_(field) {}
+  // The struct this type names (the root, or a field's struct), if any.
+  const api::schema::Type* struct_type() const;
   const api::schema::TypeExpr* expr_ = nullptr;  // nullptr: untyped
   const api::schema::Field* field_ = nullptr;    // the field holding the value, if any
   const api::schema::Type* root_ = nullptr;      // of(): the kind's struct

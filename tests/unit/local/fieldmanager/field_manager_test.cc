@@ -9,11 +9,10 @@
 namespace kcm::local::fieldmanager {
 namespace {
 
+using testing::deployment_type;
 using testing::fields;
 using testing::parse;
-using testing::deployment_type;
 using testing::text;
-
 
 json::object canonical(std::string_view text) {
   json::value v = parse(text);

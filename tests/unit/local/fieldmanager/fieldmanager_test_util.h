@@ -1,9 +1,9 @@
 // What the field manager tests share: JSON from text and field sets as text.
 #pragma once
 
-#include <string_view>
-
 #include <gtest/gtest.h>
+
+#include <string_view>
 
 #include "api/json.h"
 #include "api/schema/registry.h"
@@ -18,7 +18,9 @@ inline json::value parse(std::string_view text) {
   return v ? *v : json::value();
 }
 
-inline std::string text(const FieldSet& s) { return api::to_json_string(s.to_fields_v1()); }
+inline std::string text(const FieldSet& s) {
+  return api::to_json_string(s.to_fields_v1());
+}
 
 inline FieldSet fields(std::string_view fields_v1) {
   auto set = FieldSet::from_fields_v1(parse(fields_v1));

@@ -9,9 +9,9 @@
 namespace kcm::local::fieldmanager {
 namespace {
 
+using testing::deployment_type;
 using testing::fields;
 using testing::parse;
-using testing::deployment_type;
 using testing::text;
 
 TypeRef deployment() {
