@@ -67,6 +67,40 @@ TEST_P(ServerSideApplyTest, ClientSideAppliedObjectsMoveToServerSideApply) {
               ::testing::AnyOf("kubectl kubectl-last-applied", "kubectl-last-applied kubectl"));
 }
 
+std::string web_deployment(int replicas) {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: " +
+         std::to_string(replicas) +
+         "\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+         "      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n"
+         "        image: nginx\n";
+}
+
+TEST_P(ServerSideApplyTest, ScaleSubresourceOwnsTheReplicas) {
+  ok({"create", "deployment", "web", "--image=nginx", "--replicas=2"});
+  ok({"scale", "deployment/web", "--replicas=4"});
+  // kubectl scale's manager owns the replicas through /scale, in the
+  // Deployment's version and without a time, as upstream records it.
+  const std::string scale_entry = "{.metadata.managedFields[?(@.subresource==\"scale\")]";
+  const std::string scaler = jsonpath("deploy/web", scale_entry + ".manager}");
+  EXPECT_THAT(scaler, ::testing::StartsWith("kubectl"));
+  EXPECT_EQ(jsonpath("deploy/web", scale_entry + ".operation} " + scale_entry + ".apiVersion} " +
+                                       scale_entry + ".fieldsV1}"),
+            R"(Update apps/v1 {"f:spec":{"f:replicas":{}}})");
+  EXPECT_EQ(jsonpath("deploy/web", scale_entry + ".time}"), "");
+  EXPECT_THAT(jsonpath("deploy/web",
+                       "{.metadata.managedFields[?(@.manager==\"kubectl-create\")].fieldsV1}"),
+              ::testing::Not(HasSubstr("f:replicas")));
+
+  // So an applier setting other replicas conflicts with the scaler.
+  CommandResult r = run({"apply", "--server-side", "-f", "-"}, web_deployment(3));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("Apply failed with 1 conflict: conflict with \"" + scaler +
+                               "\" with subresource \"scale\" using apps/v1: .spec.replicas"));
+  // Forced, it takes them, and the scaler's entry goes.
+  ok({"apply", "--server-side", "--force-conflicts", "-f", "-"}, web_deployment(3));
+  EXPECT_EQ(jsonpath("deploy/web", "{.spec.replicas} " + scale_entry + ".manager}"), "3 ");
+}
+
 TEST_P(ServerSideApplyTest, BadApplyRequests) {
   // Fields the type does not declare: upstream's typed-patch error.
   CommandResult r = run({"apply", "--server-side", "--validate=false", "-f", "-"},

@@ -286,6 +286,65 @@ TEST_F(ClientIntegrationTest, ServerSideApplyRequest) {
             "Apply failed with 1 conflict: conflict with \"kcm-test\": .spec.holderIdentity");
 }
 
+// Writes through /scale are tracked on the Scale: an applier owns the
+// replicas through it, with the parent's version and subresource "scale".
+TEST_F(ClientIntegrationTest, ServerSideApplyThroughScale) {
+  auto cs = clients(cert_config());
+  ensure_namespace(*cs, "apply-scale");
+  auto deployments = cs->deployments("apply-scale");
+  auto created = deployments.create(
+      json::parse(
+          R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}})"),
+      [] {
+        CreateOptions o;
+        o.field_manager = "creator";
+        return o;
+      }());
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  const std::string scale =
+      R"({"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"web"},"spec":{"replicas":5}})";
+  PatchOptions options;
+  options.field_manager = "autoscaler";
+  auto conflict = deployments.patch("web", PatchType::kApply, scale, options, "scale");
+  ASSERT_FALSE(conflict.ok());
+  EXPECT_EQ(conflict.error().message,
+            "Apply failed with 1 conflict: conflict with \"creator\" using autoscaling/v1: "
+            ".spec.replicas");
+  options.force = true;
+  auto applied = deployments.patch("web", PatchType::kApply, scale, options, "scale");
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  EXPECT_EQ(api::find_path(*applied, {"spec", "replicas"})->as_int64(), 5);
+  auto got = deployments.get("web");
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  std::vector<std::string> entries;
+  for (const auto& e : api::find_path(*got, {"metadata", "managedFields"})->as_array()) {
+    const auto& o = e.as_object();
+    entries.push_back(std::string(api::as_string_view(o.if_contains("manager"))) + " " +
+                      std::string(api::as_string_view(o.if_contains("operation"))) + " " +
+                      std::string(api::as_string_view(o.if_contains("apiVersion"))) + " " +
+                      (o.contains("subresource")
+                           ? std::string(api::as_string_view(o.if_contains("subresource")))
+                           : "-") +
+                      " " + api::to_json_string(*o.if_contains("fieldsV1")).substr(0, 40));
+  }
+  EXPECT_THAT(entries,
+              ::testing::ElementsAre(
+                  R"(autoscaler Apply apps/v1 scale {"f:spec":{"f:replicas":{}}})",
+                  ::testing::StartsWith(R"(creator Update apps/v1 - {"f:spec":{"f:progress)")));
+
+  // A Scale naming another uid is a failed precondition.
+  auto wrong_uid = deployments.update(
+      json::parse(
+          R"({"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"web","uid":"other"},"spec":{"replicas":1}})"),
+      {}, "scale");
+  ASSERT_FALSE(wrong_uid.ok());
+  EXPECT_EQ(wrong_uid.error().code, 409);
+  EXPECT_THAT(wrong_uid.error().message,
+              ::testing::StartsWith("Operation cannot be fulfilled on deployments/scale.apps "
+                                    "\"web\": Precondition failed: UID in precondition: other, "
+                                    "UID in object meta: "));
+}
+
 TEST_F(ClientIntegrationTest, NamespaceAndPodLifecycle) {
   auto cs = clients(cert_config());
   ensure_namespace(*cs, "pods-ns");

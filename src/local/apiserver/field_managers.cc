@@ -79,6 +79,52 @@ std::shared_ptr<const fm::FieldManager> FieldManagers::of(const ResourceInfo& in
   return made;
 }
 
+std::shared_ptr<const fm::FieldManager> FieldManagers::make_scale_manager() {
+  const api::GroupVersionKind gvk{"autoscaling", "v1", "Scale"};
+  const api::schema::Type* root = api::schema::Registry::builtin().root(gvk);
+  json::value zero = json::object();
+  if (root != nullptr) api::schema::canonicalize(zero, *root);
+  return std::make_shared<const fm::FieldManager>(
+      root != nullptr ? fm::TypeRef::of(*root) : fm::TypeRef::untyped(),
+      std::move(zero.get_object()), gvk.api_version(), "scale", fm::FieldSet{});
+}
+
+fm::ReplicasPaths replicas_paths(const ResourceInfo& info) {
+  fm::ReplicasPaths out;
+  if (!info.spec_replicas_paths.empty()) {
+    for (const auto& [api_version, json_path] : info.spec_replicas_paths) {
+      if (json_path.empty()) {
+        out.emplace(api_version, std::nullopt);
+        continue;
+      }
+      // ".spec.replicas": field names only, as CRD validation requires.
+      fm::Path p;
+      std::string_view rest = json_path;
+      if (rest.starts_with('.')) rest.remove_prefix(1);
+      while (true) {
+        const std::size_t dot = rest.find('.');
+        p.push_back(fm::PathElement::field(std::string(rest.substr(0, dot))));
+        if (dot == std::string_view::npos) break;
+        rest.remove_prefix(dot + 1);
+      }
+      out.emplace(api_version, std::move(p));
+    }
+    return out;
+  }
+  const std::string store = info.store_name();
+  std::vector<std::string_view> versions;
+  if (store == "apps/deployments" || store == "apps/statefulsets") {
+    versions = {"apps/v1beta1", "apps/v1beta2", "apps/v1"};
+  } else if (store == "apps/replicasets") {
+    versions = {"apps/v1beta2", "apps/v1"};
+  } else if (store == "core/replicationcontrollers") {
+    versions = {"v1"};
+  }
+  for (std::string_view v : versions)
+    out.emplace(std::string(v), path({"spec", "replicas"}));
+  return out;
+}
+
 std::string manager_or_user_agent(std::string_view field_manager, std::string_view user_agent) {
   if (!field_manager.empty()) return std::string(field_manager);
   return fm::manager_from_user_agent(user_agent);

@@ -10,6 +10,7 @@
 
 #include "local/apiserver/rest_store.h"
 #include "local/fieldmanager/field_manager.h"
+#include "local/fieldmanager/scale_fields.h"
 
 namespace kcm::local::apiserver {
 
@@ -19,10 +20,21 @@ class FieldManagers {
   // kFinalize; kSystem writes are not tracked).
   std::shared_ptr<const fieldmanager::FieldManager> of(const ResourceInfo& info, Subresource sub);
 
+  // The manager of autoscaling/v1 Scale objects, which writes through a scale
+  // subresource are tracked on (fieldmanager/scale_fields.h).
+  const fieldmanager::FieldManager& scale() const { return *scale_; }
+
  private:
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const fieldmanager::FieldManager>, std::less<>> made_;
+  std::shared_ptr<const fieldmanager::FieldManager> scale_ = make_scale_manager();
+
+  static std::shared_ptr<const fieldmanager::FieldManager> make_scale_manager();
 };
+
+// Where each API version of `info`'s kind keeps the replicas its Scale shows
+// (upstream's ReplicasPathMappings; a custom resource's from its CRD).
+fieldmanager::ReplicasPaths replicas_paths(const ResourceInfo& info);
 
 // The name `fieldManager` or else the User-Agent gives a write, as upstream's
 // managerOrUserAgent.

@@ -450,6 +450,12 @@ net::awaitable<void> ApiHandler::update(Call& call) {
 
 namespace {
 
+// A non-apply patch with the force parameter.
+api::Status force_without_apply() {
+  return api::invalid({"meta.k8s.io", "PatchOptions"}, "",
+                      {api::forbidden("force", "may not be specified for non-apply patch")});
+}
+
 // Applies a patch of `media` type to `current`. Unsupported types are 415.
 Result<json::value, api::Status> apply_patch(std::string_view media, std::string_view body,
                                              const json::value& current,
@@ -533,7 +539,7 @@ struct ApplyRequest {
 };
 
 // `force`: the parameter when given.
-Result<ApplyRequest, api::Status> read_apply_request(const ResourceInfo& r,
+Result<ApplyRequest, api::Status> read_apply_request(const api::GroupVersionKind& expected,
                                                      std::string_view field_manager,
                                                      std::optional<std::string> force,
                                                      std::string_view body) {
@@ -559,7 +565,7 @@ Result<ApplyRequest, api::Status> read_apply_request(const ResourceInfo& r,
   out.config = std::make_shared<const json::object>(std::move(parsed->get_object()));
   const std::string_view api_version = api::find_string(*out.config, "apiVersion").value_or("");
   const std::string_view kind = api::find_string(*out.config, "kind").value_or("");
-  if (api_version != r.api_version() || kind != r.kind) {
+  if (api_version != expected.api_version() || kind != expected.kind) {
     const std::string gv = api_version.find('/') == std::string_view::npos
                                ? "/" + std::string(api_version)
                                : std::string(api_version);
@@ -585,7 +591,7 @@ net::awaitable<void> ApiHandler::server_side_apply(Call& call, WriteOptions opti
   const ResourceInfo& r = *call.resource;
   const api::GroupVersionKind gvk = r.gvk();
   auto request = read_apply_request(
-      r, call.param("fieldManager"),
+      gvk, call.param("fieldManager"),
       call.has_param("force") ? std::optional<std::string>(call.param("force")) : std::nullopt,
       call.ex.request().body());
   if (!request) {
@@ -597,7 +603,7 @@ net::awaitable<void> ApiHandler::server_side_apply(Call& call, WriteOptions opti
   const Subresource sub =
       call.info.subresource == "status" ? Subresource::kStatus : Subresource::kNone;
   auto manager = rest_.field_manager(r, sub);
-  options.applied = true;
+  options.fields_recorded = true;
   const std::string now = rfc3339_now();
   const std::string ns = call.info.namespace_;
   const std::string name = call.info.name;
@@ -656,10 +662,7 @@ net::awaitable<void> ApiHandler::patch(Call& call) {
     co_return;
   }
   if (call.has_param("force")) {
-    const api::Status forced =
-        api::invalid({"meta.k8s.io", "PatchOptions"}, "",
-                     {api::forbidden("force", "may not be specified for non-apply patch")});
-    co_await reply_error(call.ex, forced);
+    co_await reply_error(call.ex, force_without_apply());
     co_return;
   }
   auto body = std::make_shared<std::string>(req.body());
@@ -860,6 +863,89 @@ json::object to_scale(const ResourceInfo& r, const json::object& obj) {
           {"status", std::move(status)}};
 }
 
+// A write through /scale: the Scale it shows of the parent, the Scale the
+// request makes of it, and the parent that Scale makes, managed fields
+// included (tracked on the Scale, as upstream: fieldmanager/scale_fields.h).
+struct ScaleWrite {
+  static constexpr std::string_view kScaleKind = "Scale";
+
+  const ResourceInfo& r;
+  const fieldmanager::FieldManager& scale_manager;
+  fieldmanager::ReplicasPaths paths;
+  std::string ns;
+  std::string name;
+  std::string field_manager;
+  std::string now;
+
+  // Upstream tracks a custom resource's Scale with the CRD's types, which
+  // have none for it (kubernetes/kubernetes#116311): a PUT or patch through
+  // its /scale leaves the Scale without managed fields, so nobody owns the
+  // replicas afterwards, and an apply fails.
+  bool typed() const { return r.spec_replicas_paths.empty(); }
+
+  // The Scale a PUT body or a patch gives, with its managed fields.
+  Result<json::object, api::Status> updated(const json::object& scale,
+                                            Result<json::value, api::Status> next) const {
+    if (!next) return fail(std::move(next).error());
+    if (!next->is_object()) return fail(api::bad_request("Scale must be an object"));
+    json::object out = std::move(next->get_object());
+    if (!typed() || !scale_manager.update(scale, out, field_manager, now)) {
+      api::ensure_object(out, "metadata").erase("managedFields");
+    }
+    return out;
+  }
+
+  Result<json::object, api::Status> applied(const json::object& scale,
+                                            const ApplyRequest& request) const {
+    const api::GroupVersionKind gvk{"autoscaling", "v1", std::string(kScaleKind)};
+    if (!typed()) {
+      return fail(apply_failure_status({{},
+                                        fieldmanager::ApplyFailure::kTypedPatch,
+                                        "no corresponding type for autoscaling/v1, Kind=Scale"},
+                                       ns, name, gvk));
+    }
+    auto out = scale_manager.apply(scale, *request.config, field_manager, request.force, now);
+    if (!out) return fail(apply_failure_status(out.error(), ns, name, gvk));
+    return std::move(*out);
+  }
+
+  // `current` with the replicas of `next` and, from the managed fields of
+  // `next`, its own (`parent`: current's, decoded).
+  Result<json::object, api::Status> parent_after(
+      const json::object& current, const std::vector<fieldmanager::ManagerEntry>& parent,
+      const json::object& next) const {
+    const json::object* spec = api::find_object(next, "spec");
+    const std::int64_t replicas = spec ? api::find_int(*spec, "replicas").value_or(0) : 0;
+    if (replicas < 0) {
+      return fail(api::invalid({"autoscaling", std::string(kScaleKind)}, name,
+                               {api::invalid("spec.replicas", json::value(replicas),
+                                             "must be greater than or equal to 0")}));
+    }
+    const std::string uid = api::metadata_string(next, "uid");
+    const std::string current_uid = api::metadata_string(current, "uid");
+    if (!uid.empty() && uid != current_uid) {
+      return fail(api::conflict({r.gvr.group, r.gvr.resource + "/scale"}, name,
+                                fmt::format("Precondition failed: UID in precondition: {}, UID "
+                                            "in object meta: {}",
+                                            uid, current_uid)));
+    }
+    json::object out = current;
+    set_at(out, scale_paths(r).spec_replicas, replicas);
+    // The Scale's resourceVersion is a precondition on the object.
+    json::object& meta = api::ensure_object(out, "metadata");
+    meta.erase("resourceVersion");
+    if (auto rv = api::metadata_string(next, "resourceVersion"); !rv.empty()) {
+      meta["resourceVersion"] = rv;
+    }
+    auto scale_entries = fieldmanager::decode_managed_fields(next);
+    fieldmanager::encode_managed_fields(
+        out, fieldmanager::parent_entries(
+                 parent, scale_entries ? *scale_entries : std::vector<fieldmanager::ManagerEntry>{},
+                 r.api_version(), paths));
+    return out;
+  }
+};
+
 }  // namespace
 
 net::awaitable<void> ApiHandler::scale(Call& call) {
@@ -882,47 +968,49 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
   }
   const auto& req = call.ex.request();
   const std::string media = media_type(req[http::field::content_type]);
-  auto body = std::make_shared<std::string>(req.body());
   const bool is_update = verb == "update";
-  const std::string name = call.info.name;
+  const api::GroupVersionKind scale_kind{"autoscaling", "v1", "Scale"};
+  std::optional<ApplyRequest> apply;
+  if (media == "application/apply-patch+yaml") {
+    auto request = read_apply_request(
+        scale_kind, call.param("fieldManager"),
+        call.has_param("force") ? std::optional<std::string>(call.param("force")) : std::nullopt,
+        req.body());
+    if (!request) {
+      co_await reply_error(call.ex, request.error());
+      co_return;
+    }
+    apply = std::move(*request);
+  } else if (call.has_param("force")) {
+    co_await reply_error(call.ex, force_without_apply());
+    co_return;
+  }
+  auto body = std::make_shared<std::string>(req.body());
+  options->fields_recorded = true;
+  ScaleWrite write{r,
+                   rest_.scale_field_manager(),
+                   replicas_paths(r),
+                   call.info.namespace_,
+                   call.info.name,
+                   options->field_manager,
+                   rfc3339_now()};
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
     rest_.update_with(
-        r, call.info.namespace_, name, Subresource::kNone,
-        [&r, media, body, is_update,
-         name](const json::object& current) -> Result<json::object, api::Status> {
-          const json::object scale = to_scale(r, current);
-          json::value next_scale;
-          if (is_update) {
-            const api::GroupVersionKind scale_kind{"autoscaling", "v1", "Scale"};
-            auto decoded = decode_body(media, *body, &scale_kind);
-            if (!decoded) return fail(std::move(decoded).error());
-            next_scale = std::move(*decoded);
-          } else {
-            auto patched = apply_patch(media, *body, json::value(scale),
-                                       api::GroupVersionKind{"autoscaling", "v1", "Scale"});
-            if (!patched) return fail(std::move(patched).error());
-            next_scale = std::move(*patched);
-          }
-          if (!next_scale.is_object()) return fail(api::bad_request("Scale must be an object"));
-          const json::object& s = next_scale.get_object();
-          const json::object* spec = api::find_object(s, "spec");
-          const std::int64_t replicas = spec ? api::find_int(*spec, "replicas").value_or(0) : 0;
-          if (replicas < 0) {
-            return fail(api::invalid({"autoscaling", "Scale"}, name,
-                                     {api::invalid("spec.replicas", json::value(replicas),
-                                                   "must be greater than or equal to 0")}));
-          }
-          json::object next = current;
-          set_at(next, scale_paths(r).spec_replicas, replicas);
-          // The Scale's resourceVersion is a precondition on the object.
-          json::object& meta = api::ensure_object(next, "metadata");
-          meta.erase("resourceVersion");
-          if (const json::object* sm = api::find_object(s, "metadata")) {
-            if (auto rv = api::find_string(*sm, "resourceVersion"); rv && !rv->empty()) {
-              meta["resourceVersion"] = *rv;
-            }
-          }
-          return next;
+        r, call.info.namespace_, write.name, Subresource::kNone,
+        [&write, &apply, media, body, is_update,
+         scale_kind](const json::object& current) -> Result<json::object, api::Status> {
+          json::object scale = to_scale(write.r, current);
+          auto parent = fieldmanager::decode_managed_fields(current);
+          if (!parent) return fail(api::internal_error(parent.error()));
+          fieldmanager::encode_managed_fields(scale,
+                                              fieldmanager::scale_entries(*parent, write.paths));
+          Result<json::object, api::Status> next_scale =
+              apply ? write.applied(scale, *apply)
+                    : write.updated(scale, is_update ? decode_body(media, *body, &scale_kind)
+                                                     : apply_patch(media, *body, json::value(scale),
+                                                                   scale_kind));
+          if (!next_scale) return fail(std::move(next_scale).error());
+          return write.parent_after(current, *parent, *next_scale);
         },
         *options, done);
   });

@@ -234,10 +234,14 @@ std::shared_ptr<const fieldmanager::FieldManager> RestStore::field_manager(const
   return field_managers_->of(info, sub);
 }
 
+const fieldmanager::FieldManager& RestStore::scale_field_manager() const {
+  return field_managers_->scale();
+}
+
 void RestStore::track_managed_fields(const ResourceInfo& info, Subresource sub,
                                      const json::object* live, json::object& obj,
                                      const WriteOptions& options) {
-  if (options.applied || sub == Subresource::kSystem) return;
+  if (options.fields_recorded || sub == Subresource::kSystem) return;
   auto manager = field_managers_->of(info, sub);
   auto tracked = manager->update(live != nullptr ? *live : manager->zero(), obj,
                                  options.field_manager, rfc3339_now());

@@ -31,9 +31,9 @@ struct WriteOptions {
   // Who the write's changed fields are recorded under in metadata.managedFields
   // (the fieldManager parameter, or the client's User-Agent).
   std::string field_manager;
-  // The object comes from a server-side apply, which recorded its managed
-  // fields already.
-  bool applied = false;
+  // The caller recorded the write's managed fields already (a server-side
+  // apply, a write through /scale).
+  bool fields_recorded = false;
   // The fieldValidation query parameter: unknown fields refused (Strict),
   // reported as warnings (Warn, the default) or ignored.
   enum class FieldValidation { kIgnore, kWarn, kStrict } field_validation = FieldValidation::kWarn;
@@ -119,6 +119,8 @@ class RestStore {
   // The field manager of writes to `info` through `sub`.
   std::shared_ptr<const fieldmanager::FieldManager> field_manager(const ResourceInfo& info,
                                                                   Subresource sub);
+  // The manager of the Scale objects writes through /scale are tracked on.
+  const fieldmanager::FieldManager& scale_field_manager() const;
 
  private:
   // Records what `options.field_manager` changed from `live` (nullptr: a

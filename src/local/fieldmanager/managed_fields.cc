@@ -71,7 +71,14 @@ Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj,
       if (!set) return fail(fmt::format("error decoding set: {}", set.error()));
       entry.fields = std::move(*set);
     }
-    out.push_back(std::move(entry));
+    // Entries of one identity: the last counts, as upstream decodes into a map.
+    const auto same = std::find_if(out.begin(), out.end(),
+                                   [&](const ManagerEntry& e) { return e.same_manager(entry); });
+    if (same != out.end()) {
+      *same = std::move(entry);
+    } else {
+      out.push_back(std::move(entry));
+    }
   }
   return out;
 }

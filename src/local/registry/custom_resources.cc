@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "local/crd/defaulting.h"
 #include "local/crd/pruning.h"
 #include "local/crd/schema_validation.h"
@@ -175,6 +177,15 @@ std::vector<std::shared_ptr<const ResourceInfo>> served_resources(
     }
   }
   const std::string storage_api_version = group + "/" + storage_version;
+  std::map<std::string, std::string> spec_replicas_paths;
+  for (const auto& v : *versions) {
+    const json::object* version = v.if_object();
+    if (version == nullptr) continue;
+    const json::object* subresources = api::find_object(*version, "subresources");
+    const json::object* scale = subresources ? api::find_object(*subresources, "scale") : nullptr;
+    spec_replicas_paths[group + "/" + string_at(version, "name")] =
+        scale ? string_at(scale, "specReplicasPath") : "";
+  }
 
   for (std::size_t i = 0; i < versions->size(); ++i) {
     const json::object* version = (*versions)[i].if_object();
@@ -220,6 +231,7 @@ std::vector<std::shared_ptr<const ResourceInfo>> served_resources(
           ScalePaths{string_at(scale, "specReplicasPath"), string_at(scale, "statusReplicasPath"),
                      string_at(scale, "labelSelectorPath")};
     }
+    info.spec_replicas_paths = spec_replicas_paths;
     info.selectable_fields = {"metadata.name", "metadata.namespace"};
     info.delete_returns_object = false;
     if (versions->size() > 1) {

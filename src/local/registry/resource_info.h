@@ -4,6 +4,7 @@
 // all driven by this table.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,10 @@ struct ResourceInfo {
   // the default one) and the scale subresource's paths.
   std::vector<PrinterColumn> printer_columns;
   std::optional<ScalePaths> scale_paths;
+  // A custom resource's every version (as apiVersion) and its scale
+  // subresource's specReplicasPath, "" where it has none: what managed fields
+  // written through /scale are translated with.
+  std::map<std::string, std::string> spec_replicas_paths;
   // A custom resource whose CRD is being deleted: no new objects.
   bool terminating = false;
 
