@@ -101,6 +101,46 @@ TEST_P(ServerSideApplyTest, ScaleSubresourceOwnsTheReplicas) {
   EXPECT_EQ(jsonpath("deploy/web", "{.spec.replicas} " + scale_entry + ".manager}"), "3 ");
 }
 
+TEST_P(ServerSideApplyTest, CustomResourcesAreTypedByTheirSchema) {
+  ok({"apply", "-f", "-"},
+     "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+     "metadata: {name: typedpools.ssa.e2e.kcm.dev}\n"
+     "spec:\n  group: ssa.e2e.kcm.dev\n  scope: Namespaced\n"
+     "  names: {plural: typedpools, singular: typedpool, kind: TypedPool}\n"
+     "  versions:\n  - name: v1\n    served: true\n    storage: true\n"
+     "    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n"
+     "          spec:\n            type: object\n            properties:\n"
+     "              ports:\n                type: array\n"
+     "                x-kubernetes-list-type: map\n"
+     "                x-kubernetes-list-map-keys: [port]\n"
+     "                items:\n                  type: object\n                  required: [port]\n"
+     "                  properties:\n                    port: {type: integer}\n"
+     "                    name: {type: string}\n");
+  ok({"wait", "--for=condition=Established", "crd/typedpools.ssa.e2e.kcm.dev"});
+  auto pool = [](const std::string& spec) {
+    return "apiVersion: ssa.e2e.kcm.dev/v1\nkind: TypedPool\nmetadata:\n  name: p\nspec:\n" + spec;
+  };
+  // A field the schema does not declare: upstream's typed-patch error.
+  CommandResult r =
+      run({"apply", "--server-side", "--validate=false", "-f", "-"}, pool("  size: 3\n"));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("failed to create typed patch object (" + ns() +
+                               "/p; ssa.e2e.kcm.dev/v1, Kind=TypedPool): .spec.size: field not "
+                               "declared in schema"));
+  // Two appliers own items of a map list each, without conflicting.
+  ok({"apply", "--server-side", "--field-manager=a", "-f", "-"},
+     pool("  ports:\n  - port: 80\n    name: http\n"));
+  ok({"apply", "--server-side", "--field-manager=b", "-f", "-"},
+     pool("  ports:\n  - port: 81\n    name: alt\n"));
+  EXPECT_EQ(jsonpath("typedpool/p", "{.spec.ports[*].port}"), "80 81");
+  // Another name for a's item is a conflict over that item's field.
+  r = run({"apply", "--server-side", "--field-manager=b", "-f", "-"},
+          pool("  ports:\n  - port: 81\n    name: alt\n  - port: 80\n    name: web\n"));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("Apply failed with 1 conflict: conflict with \"a\": "
+                               ".spec.ports[port=80].name"));
+}
+
 TEST_P(ServerSideApplyTest, BadApplyRequests) {
   // Fields the type does not declare: upstream's typed-patch error.
   CommandResult r = run({"apply", "--server-side", "--validate=false", "-f", "-"},

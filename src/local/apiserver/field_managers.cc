@@ -2,6 +2,7 @@
 
 #include "api/schema/canonical.h"
 #include "api/schema/registry.h"
+#include "local/crd/structural_schema.h"
 
 namespace kcm::local::apiserver {
 
@@ -64,18 +65,23 @@ std::shared_ptr<const fm::FieldManager> FieldManagers::of(const ResourceInfo& in
   const bool has_status = info.subresource("status") != nullptr;
   const std::string key = info.api_version() + "/" + info.kind + "/" +
                           std::string(subresource_name(sub)) + (has_status ? "+status" : "");
+  const crd::Schema* schema = info.structural_schema.get();
   std::lock_guard lock(mu_);
-  if (auto it = made_.find(key); it != made_.end()) return it->second;
+  if (auto it = made_.find(key); it != made_.end() && it->second.schema == schema) {
+    return it->second.manager;
+  }
   fm::TypeRef type = fm::TypeRef::untyped();
   json::value zero = json::object();
-  if (const api::schema::Type* root = api::schema::Registry::builtin().root(info.gvk())) {
+  if (schema != nullptr) {
+    type = fm::TypeRef::of(*schema);
+  } else if (const api::schema::Type* root = api::schema::Registry::builtin().root(info.gvk())) {
     type = fm::TypeRef::of(*root);
     api::schema::canonicalize(zero, *root);
   }
   auto made = std::make_shared<const fm::FieldManager>(
       type, std::move(zero.get_object()), info.api_version(), std::string(subresource_name(sub)),
-      reset_fields(info, sub));
-  made_.emplace(key, made);
+      reset_fields(info, sub), info.structural_schema);
+  made_.insert_or_assign(key, Made{schema, made});
   return made;
 }
 

@@ -1,6 +1,7 @@
 // The field manager of each served resource and subresource: its type, zero
 // object and reset fields (what the strategy resets, as upstream's
-// GetResetFields). Made on first use; custom resources are untyped.
+// GetResetFields). Made on first use, and again for a custom resource whose
+// CRD changed its schema.
 #pragma once
 
 #include <map>
@@ -26,7 +27,11 @@ class FieldManagers {
 
  private:
   std::mutex mu_;
-  std::map<std::string, std::shared_ptr<const fieldmanager::FieldManager>, std::less<>> made_;
+  struct Made {
+    const void* schema;  // a custom resource's structural schema when made
+    std::shared_ptr<const fieldmanager::FieldManager> manager;
+  };
+  std::map<std::string, Made, std::less<>> made_;
   std::shared_ptr<const fieldmanager::FieldManager> scale_ = make_scale_manager();
 
   static std::shared_ptr<const fieldmanager::FieldManager> make_scale_manager();

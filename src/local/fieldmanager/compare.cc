@@ -122,33 +122,39 @@ class Comparer {
 
   void descend(const PathElement& pe, const json::value* lhs, const json::value* rhs,
                const TypeRef& t) {
+    const FieldSet* outer = ignored_;
+    if (outer != nullptr) {
+      if (outer->has_member(pe)) return;
+      ignored_ = outer->child(pe);
+    }
     path_.push_back(pe);
     walk(lhs, rhs, t);
     path_.pop_back();
+    ignored_ = outer;
   }
 
   Path path_;
+
+ public:
+  // What lies below this point of the walk that is not compared (nullptr: nothing).
+  const FieldSet* ignored_ = nullptr;
 };
 
 }  // namespace
 
-void Comparison::filter(const FieldSet& ignored) {
-  added = added.recursive_difference(ignored);
-  modified = modified.recursive_difference(ignored);
-  removed = removed.recursive_difference(ignored);
-}
-
 Result<Comparison, WalkError> compare(const json::value& lhs, const json::value& rhs,
-                                      const TypeRef& t) {
+                                      const TypeRef& t, const FieldSet* ignored) {
   Comparer c;
+  c.ignored_ = ignored;
   c.walk(&lhs, &rhs, t);
   if (!c.errors.empty()) return fail(c.errors.text());
   return std::move(c.result);
 }
 
 Result<Comparison, WalkError> compare_objects(const json::object& lhs, const json::object& rhs,
-                                              const TypeRef& t) {
+                                              const TypeRef& t, const FieldSet* ignored) {
   Comparer c;
+  c.ignored_ = ignored;
   c.walk_members(&lhs, &rhs, t);
   if (!c.errors.empty()) return fail(c.errors.text());
   return std::move(c.result);

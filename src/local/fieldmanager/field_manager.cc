@@ -138,8 +138,10 @@ void cap_update_managers(std::vector<ManagerEntry>& entries) {
 }
 
 FieldManager::FieldManager(TypeRef type, json::object zero, std::string api_version,
-                           std::string subresource, FieldSet reset)
-    : type_(type),
+                           std::string subresource, FieldSet reset,
+                           std::shared_ptr<const void> type_owner)
+    : type_owner_(std::move(type_owner)),
+      type_(type),
       zero_(std::move(zero)),
       api_version_(std::move(api_version)),
       subresource_(std::move(subresource)),
@@ -149,9 +151,8 @@ Result<Comparison, std::string> FieldManager::changes(const json::object& from,
                                                       const json::object& to) const {
   // metadata.managedFields is an atomic list, owned by no one (stripped_fields()):
   // comparing it along costs nothing worth a copy of both objects.
-  auto c = compare_objects(from, to, type_);
+  auto c = compare_objects(from, to, type_, &reset_);
   if (!c) return fail(std::move(c).error());
-  c->filter(reset_);
   return std::move(*c);
 }
 
@@ -310,9 +311,8 @@ Result<json::object, ApplyFailure> FieldManager::apply(const json::object& live,
   json::value result =
       last_applied.empty() ? std::move(*merged) : prune(*merged, *entries, last_applied);
 
-  auto c = compare(live_plain, result, type_);
+  auto c = compare(live_plain, result, type_, &reset_);
   if (!c) return failure(ApplyFailure::kInternal, c.error());
-  c->filter(reset_);
   const FieldSet changed = c->modified.union_with(c->added);
   std::vector<Conflict> conflicts;
   for (ManagerEntry& e : *entries) {

@@ -5,6 +5,7 @@
 // applying, and refuses to change fields other managers own unless forced.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,8 +66,10 @@ class FieldManager {
   // structs exist, so that a create does not own them as such).
   // `reset`: the fields the (sub)resource's strategy resets, which nobody owns
   // through it (status for the main resource, spec for /status).
+  // `type_owner`: what `type` points into, kept alive with the manager (a
+  // custom resource's schema, which a CRD update replaces).
   FieldManager(TypeRef type, json::object zero, std::string api_version, std::string subresource,
-               FieldSet reset);
+               FieldSet reset, std::shared_ptr<const void> type_owner = nullptr);
 
   const json::object& zero() const { return zero_; }
 
@@ -96,6 +99,7 @@ class FieldManager {
   // What changed from `from` to `to`, reset fields left out.
   Result<Comparison, std::string> changes(const json::object& from, const json::object& to) const;
 
+  std::shared_ptr<const void> type_owner_;
   TypeRef type_;
   json::object zero_;
   std::string api_version_;

@@ -12,17 +12,24 @@ bool null_or_empty_object(const json::value& v) {
   return v.is_null() || (v.is_object() && v.get_object().empty());
 }
 
-void collect_fields(const json::value& v, const TypeRef& t, Path& path, FieldSet& out,
+// Collects the field set of `v` into `out`, or (out null: inside an atomic
+// value) only checks it, as structured-merge-diff validates a whole typed
+// value: an undeclared field inside an atomic list is an error too.
+void collect_fields(const json::value& v, const TypeRef& t, Path& path, FieldSet* out,
                     WalkErrors& errors) {
+  auto insert = [&] {
+    if (out != nullptr) out->insert(path);
+  };
   switch (t.shape(v)) {
     case TypeRef::Shape::kScalar:
-      out.insert(path);
+      insert();
       return;
     case TypeRef::Shape::kStruct:
     case TypeRef::Shape::kMap: {
+      FieldSet* below = out;
       if (t.atomic_map()) {
-        out.insert(path);
-        return;
+        insert();
+        below = nullptr;
       }
       if (!v.is_object()) return;  // null: the parent records it
       const bool is_struct = t.shape(v) == TypeRef::Shape::kStruct;
@@ -35,30 +42,32 @@ void collect_fields(const json::value& v, const TypeRef& t, Path& path, FieldSet
           path.pop_back();
           continue;
         }
-        collect_fields(m.value(), ft, path, out, errors);
+        collect_fields(m.value(), ft, path, below, errors);
         // A struct field is owned through its contents unless it has none; a
         // map entry is always owned itself.
-        if (!declared || null_or_empty_object(m.value())) out.insert(path);
+        if (below != nullptr && (!declared || null_or_empty_object(m.value()))) {
+          below->insert(path);
+        }
         path.pop_back();
       }
       return;
     }
     case TypeRef::Shape::kList: {
-      if (t.list_kind() == TypeRef::ListKind::kAtomic) {
-        out.insert(path);
-        return;
-      }
+      const bool atomic = t.list_kind() == TypeRef::ListKind::kAtomic;
+      if (atomic) insert();
       if (!v.is_array()) return;
+      FieldSet* below = atomic ? nullptr : out;
       const json::array& items = v.get_array();
       for (std::size_t i = 0; i < items.size(); ++i) {
-        auto pe = t.item_path_element(items[i]);
+        auto pe = atomic ? Result<PathElement>(PathElement::index(static_cast<int>(i)))
+                         : t.item_path_element(items[i]);
         if (!pe) {
           errors.add(path, fmt::format("element {}: {}", i, pe.error()));
           continue;
         }
         path.push_back(std::move(*pe));
-        collect_fields(items[i], t.elem(), path, out, errors);
-        out.insert(path);
+        collect_fields(items[i], t.elem(), path, below, errors);
+        if (below != nullptr) below->insert(path);
         path.pop_back();
       }
       return;
@@ -72,7 +81,7 @@ Result<FieldSet, WalkError> to_field_set(const json::value& v, const TypeRef& t)
   FieldSet out;
   Path path;
   WalkErrors errors;
-  collect_fields(v, t, path, out, errors);
+  collect_fields(v, t, path, &out, errors);
   if (!errors.empty()) return fail(errors.text());
   return out;
 }

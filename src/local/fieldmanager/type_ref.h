@@ -1,9 +1,12 @@
 // The type of a value as server-side apply sees it (structured-merge-diff's
-// schema.TypeRef), read from kcm's API type definitions: structs with named
-// fields, maps, lists with their list type and keys, and scalars. Values
-// without a definition (custom resources, RawExtension) are "untyped": their
-// shape is deduced from the value, maps granular and lists atomic, as
-// structured-merge-diff deduces them.
+// schema.TypeRef): structs with named fields, maps, lists with their list type
+// and keys, and scalars. Built-in kinds read it from kcm's API type
+// definitions, custom resources from their CRD's structural schema
+// (x-kubernetes-list-type, -list-map-keys, -map-type, as upstream converts
+// it). Values without a definition (RawExtension, fields kept by
+// x-kubernetes-preserve-unknown-fields) are "untyped": their shape is deduced
+// from the value, maps granular and lists atomic, as structured-merge-diff
+// deduces them.
 #pragma once
 
 #include <string>
@@ -14,6 +17,10 @@
 #include "api/schema/type.h"
 #include "local/fieldmanager/path_element.h"
 
+namespace kcm::local::crd {
+struct Schema;
+}  // namespace kcm::local::crd
+
 namespace kcm::local::fieldmanager {
 
 class TypeRef {
@@ -23,6 +30,10 @@ class TypeRef {
 
   // A kind's root type (a struct of the definitions).
   static TypeRef of(const api::schema::Type& root);
+  // A custom resource's root type: its CRD version's structural schema, with
+  // apiVersion, kind and metadata (ObjectMeta) declared, as upstream adds
+  // them. The schema must outlive the TypeRef.
+  static TypeRef of(const crd::Schema& root);
   // A value whose shape is deduced from the value itself.
   static TypeRef untyped() { return TypeRef(); }
 
@@ -45,11 +56,16 @@ class TypeRef {
   TypeRef() = default;
   TypeRef(const api::schema::TypeExpr* expr, const api::schema::Field* field)
       : expr_(expr), field_(field) {}
+  TypeRef(const crd::Schema* schema, bool resource) : crd_(schema), crd_resource_(resource) {}
+  // The custom resource type's field `name` (see field()).
+  TypeRef crd_field(std::string_view name, bool* declared) const;
   // The struct this type names (the root, or a field's struct), if any.
   const api::schema::Type* struct_type() const;
   const api::schema::TypeExpr* expr_ = nullptr;  // nullptr: untyped
   const api::schema::Field* field_ = nullptr;    // the field holding the value, if any
   const api::schema::Type* root_ = nullptr;      // of(): the kind's struct
+  const crd::Schema* crd_ = nullptr;             // a custom resource's schema node
+  bool crd_resource_ = false;  // crd_ is an object with apiVersion, kind and metadata
 };
 
 }  // namespace kcm::local::fieldmanager

@@ -28,14 +28,15 @@ struct Comparison {
   FieldSet added;
   FieldSet modified;
   FieldSet removed;
-  // Drops `ignored` from all three (structured-merge-diff's FilterFields).
-  void filter(const FieldSet& ignored);
 };
+// `ignored`: paths left out of the walk and the result, with all below them
+// (as structured-merge-diff's FilterFields afterwards, but without walking
+// them: a status update does not walk the spec).
 Result<Comparison, WalkError> compare(const json::value& lhs, const json::value& rhs,
-                                      const TypeRef& t);
+                                      const TypeRef& t, const FieldSet* ignored = nullptr);
 // The same for two objects of a struct or map type, without copying them into values.
 Result<Comparison, WalkError> compare_objects(const json::object& lhs, const json::object& rhs,
-                                              const TypeRef& t);
+                                              const TypeRef& t, const FieldSet* ignored = nullptr);
 
 // `config` merged into `live` (typed Merge): scalars and atomic values from
 // `config`; structs and maps member by member; set and associative lists item

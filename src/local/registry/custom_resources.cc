@@ -238,6 +238,7 @@ std::vector<std::shared_ptr<const ResourceInfo>> served_resources(
       info.conversion =
           std::make_shared<ApiVersionConversion>(storage_api_version, group + "/" + name);
     }
+    info.structural_schema = *schema;
     info.strategy = std::make_shared<CustomResourceStrategy>(std::move(*schema), has_status);
     info.printer_columns = printer_columns(*version);
     out.push_back(std::make_shared<const ResourceInfo>(std::move(info)));

@@ -13,6 +13,10 @@
 #include "api/group_version.h"
 #include "local/registry/strategy.h"
 
+namespace kcm::local::crd {
+struct Schema;
+}  // namespace kcm::local::crd
+
 namespace kcm::local::registry {
 
 // Converts objects of a served version to and from the form another resource
@@ -77,6 +81,9 @@ struct ResourceInfo {
   // subresource's specReplicasPath, "" where it has none: what managed fields
   // written through /scale are translated with.
   std::map<std::string, std::string> spec_replicas_paths;
+  // A custom resource's structural schema (of this version), which server-side
+  // apply types its objects by.
+  std::shared_ptr<const crd::Schema> structural_schema;
   // A custom resource whose CRD is being deleted: no new objects.
   bool terminating = false;
 

@@ -50,6 +50,27 @@ TEST(TypedTest, FieldSetErrorsNameThePath) {
             "that omits key field \"name\" (and doesn't have default value)");
 }
 
+TEST(TypedTest, AtomicValuesAreCheckedAgainstTheSchemaToo) {
+  // Tolerations are an atomic list and a selector an atomic struct: owned
+  // whole, but what they hold must still be declared, as upstream validates
+  // the whole typed object (".spec.dataPools[0].name: field not declared").
+  auto s = to_field_set(
+      parse(R"({"spec":{"selector":{"matchLabels":{"a":"b"},"other":1},"template":{"spec":{)"
+            R"("tolerations":[{"key":"k"},{"key":"k","effect2":"x"}]}}}})"),
+      deployment());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error(),
+            ".spec.selector.other: field not declared in schema\n"
+            ".spec.template.spec.tolerations[1].effect2: field not declared in schema");
+  // Declared contents give the atomic values alone.
+  s = to_field_set(
+      parse(
+          R"({"spec":{"template":{"spec":{"tolerations":[{"key":"k","effect":"NoSchedule"}]}}}})"),
+      deployment());
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(text(*s), R"({"f:spec":{"f:template":{"f:spec":{"f:tolerations":{}}}}})");
+}
+
 TEST(TypedTest, CompareAgainstTheZeroObjectMarksOnlyNewStructsAndItems) {
   // A create is compared with the kind's zero object, whose non-pointer
   // structs exist: spec, strategy and template are not themselves added,
@@ -84,6 +105,29 @@ TEST(TypedTest, CompareSeesRemovedItemsAndModifiedLeaves) {
             R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"b\"}":{".":{},)"
             R"("f:image":{},"f:name":{}}}}}}})");
   EXPECT_TRUE(c->added.empty());
+}
+
+TEST(TypedTest, CompareLeavesOutIgnoredPathsAndAllBelowThem) {
+  // A status write's reset fields: spec, and the labels below metadata.
+  FieldSet ignored;
+  ignored.insert({PathElement::field("spec")});
+  ignored.insert({PathElement::field("metadata"), PathElement::field("labels")});
+  const json::value from =
+      parse(R"({"metadata":{"labels":{"a":"1"},"annotations":{"x":"1"}},"spec":{"replicas":1},)"
+            R"("status":{"replicas":1}})");
+  const json::value to =
+      parse(R"({"metadata":{"labels":{"a":"2"},"annotations":{"x":"2"}},"spec":{"replicas":2,)"
+            R"("paused":true},"status":{"replicas":2,"readyReplicas":1}})");
+  auto c = compare(from, to, deployment(), &ignored);
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(text(c->modified),
+            R"({"f:metadata":{"f:annotations":{"f:x":{}}},"f:status":{"f:replicas":{}}})");
+  EXPECT_EQ(text(c->added), R"({"f:status":{"f:readyReplicas":{}}})");
+  // Nor are ignored subtrees walked: a spec no list key could be read from
+  // is no error when the spec is ignored.
+  const json::value broken = parse(R"({"spec":{"template":{"spec":{"containers":[{}]}}}})");
+  EXPECT_FALSE(compare(from, broken, deployment()));
+  EXPECT_TRUE(compare(from, broken, deployment(), &ignored));
 }
 
 TEST(TypedTest, MergeKeepsLiveItemsAndOrdersSharedOnesAsTheConfiguration) {
