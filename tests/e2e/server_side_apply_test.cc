@@ -101,6 +101,26 @@ TEST_P(ServerSideApplyTest, ScaleSubresourceOwnsTheReplicas) {
   EXPECT_EQ(jsonpath("deploy/web", "{.spec.replicas} " + scale_entry + ".manager}"), "3 ");
 }
 
+TEST_P(ServerSideApplyTest, ApplyToStatus) {
+  if (minor() < 32) GTEST_SKIP() << "kubectl apply --subresource is 1.32's";
+  const std::string status =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nstatus:\n"
+      "  conditions:\n  - type: Available\n    status: \"True\"\n    reason: Test\n";
+  const std::vector<std::string> apply_status = {
+      "apply", "--server-side", "--subresource=status", "--field-manager=ctrl", "-f", "-"};
+  // Unlike the object itself, a status is not created by an apply.
+  CommandResult r = run(apply_status, status);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("deployments.apps \"web\" not found"));
+
+  ok({"create", "deployment", "web", "--image=nginx"});
+  ok(apply_status, status);
+  const std::string entry = "{.metadata.managedFields[?(@.manager==\"ctrl\")]";
+  EXPECT_EQ(jsonpath("deploy/web", entry + ".operation} " + entry + ".subresource}"),
+            "Apply status");
+  EXPECT_EQ(jsonpath("deploy/web", "{.status.conditions[0].reason}"), "Test");
+}
+
 TEST_P(ServerSideApplyTest, CustomResourcesAreTypedByTheirSchema) {
   ok({"apply", "-f", "-"},
      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
