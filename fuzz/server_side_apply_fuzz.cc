@@ -1,7 +1,10 @@
-// Fuzzes server-side apply. Input: three JSON lines: a FieldsV1 set, a live
-// Deployment and an applied configuration. Checks that nothing crashes, that
-// a FieldsV1 set reads back from what it writes, and that an apply's result
-// carries managed fields that decode, with no conflicts when forced.
+// Fuzzes server-side apply. Input: JSON lines: a FieldsV1 set, a live
+// Deployment, an applied configuration and, optionally, a CRD's
+// openAPIV3Schema, which the live object and the configuration are then
+// applied under too. Checks that nothing crashes, that a FieldsV1 set reads
+// back from what it writes, that an apply's result carries managed fields
+// that decode, with no conflicts when forced, and that those entries go
+// through the scale subresource's translation.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +15,9 @@
 #include "api/json.h"
 #include "api/schema/canonical.h"
 #include "api/schema/registry.h"
+#include "local/crd/structural_schema.h"
 #include "local/fieldmanager/field_manager.h"
+#include "local/fieldmanager/scale_fields.h"
 
 namespace {
 
@@ -45,6 +50,37 @@ const fm::FieldManager& manager() {
   return m;
 }
 
+void exercise(const fm::FieldManager& m, const json::object& live, const json::object& config) {
+  const fm::Path replicas{fm::PathElement::field("spec"), fm::PathElement::field("replicas")};
+  const fm::ReplicasPaths paths{{"apps/v1", replicas}, {"x.dev/v1", replicas}};
+  for (bool force : {false, true}) {
+    auto applied = m.apply(live, config, "fuzz", force, "2026-12-04T00:00:00Z");
+    if (!applied) {
+      check(!force || applied.error().code != fm::ApplyFailure::kConflict,
+            "a forced apply has no conflicts");
+      continue;
+    }
+    auto entries = fm::decode_managed_fields(*applied);
+    check(entries.ok(), "managed fields decode");
+    // A Scale write that changes nothing moves the replicas between entries
+    // at most: every field stays owned, and nothing is added.
+    fm::FieldSet before;
+    for (fm::ManagerEntry e : *entries) {
+      fm::load_fields(e);
+      if (paths.contains(e.api_version)) before = before.union_with(e.fields);
+    }
+    fm::FieldSet after;
+    const auto scale = fm::scale_entries(*entries, paths);
+    for (const fm::ManagerEntry& e : fm::parent_entries(*entries, scale, "apps/v1", paths)) {
+      after = after.union_with(e.fields);
+    }
+    check(after == before, "a Scale write that changes nothing keeps every owned field");
+    // An update on top must not crash (it may fail on what the apply kept).
+    json::object updated = *applied;
+    static_cast<void>(m.update(*applied, updated, "fuzz-update", "t"));
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -60,18 +96,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto live = kcm::api::parse_json(next_line(rest), &error);
   auto config = kcm::api::parse_json(next_line(rest), &error);
   if (!live || !config || !live->is_object() || !config->is_object()) return 0;
-  for (bool force : {false, true}) {
-    auto applied = manager().apply(live->get_object(), config->get_object(), "fuzz", force,
-                                   "2026-12-04T00:00:00Z");
-    if (!applied) {
-      check(!force || applied.error().code != fm::ApplyFailure::kConflict,
-            "a forced apply has no conflicts");
-      continue;
-    }
-    check(fm::decode_managed_fields(*applied).ok(), "managed fields decode");
-    // An update on top must not crash (it may fail on what the apply kept).
-    json::object updated = *applied;
-    static_cast<void>(manager().update(*applied, updated, "fuzz-update", "t"));
-  }
+  exercise(manager(), live->get_object(), config->get_object());
+  auto openapi = kcm::api::parse_json(next_line(rest), &error);
+  if (!openapi) return 0;
+  auto schema = kcm::local::crd::parse_structural_schema(*openapi);
+  if (!schema) return 0;
+  const fm::FieldManager typed(fm::TypeRef::of(**schema), json::object(), "x.dev/v1", "",
+                               fm::FieldSet{}, *schema);
+  exercise(typed, live->get_object(), config->get_object());
   return 0;
 }
