@@ -866,9 +866,12 @@ json::object to_scale(const ResourceInfo& r, const json::object& obj) {
 // A write through /scale: the Scale it shows of the parent, the Scale the
 // request makes of it, and the parent that Scale makes, managed fields
 // included (tracked on the Scale, as upstream: fieldmanager/scale_fields.h).
-struct ScaleWrite {
-  static constexpr std::string_view kScaleKind = "Scale";
+const api::GroupVersionKind& scale_kind() {
+  static const api::GroupVersionKind kind{"autoscaling", "v1", "Scale"};
+  return kind;
+}
 
+struct ScaleWrite {
   const ResourceInfo& r;
   const fieldmanager::FieldManager& scale_manager;
   fieldmanager::ReplicasPaths paths;
@@ -897,15 +900,14 @@ struct ScaleWrite {
 
   Result<json::object, api::Status> applied(const json::object& scale,
                                             const ApplyRequest& request) const {
-    const api::GroupVersionKind gvk{"autoscaling", "v1", std::string(kScaleKind)};
     if (!typed()) {
       return fail(apply_failure_status({{},
                                         fieldmanager::ApplyFailure::kTypedPatch,
                                         "no corresponding type for autoscaling/v1, Kind=Scale"},
-                                       ns, name, gvk));
+                                       ns, name, scale_kind()));
     }
     auto out = scale_manager.apply(scale, *request.config, field_manager, request.force, now);
-    if (!out) return fail(apply_failure_status(out.error(), ns, name, gvk));
+    if (!out) return fail(apply_failure_status(out.error(), ns, name, scale_kind()));
     return std::move(*out);
   }
 
@@ -917,7 +919,7 @@ struct ScaleWrite {
     const json::object* spec = api::find_object(next, "spec");
     const std::int64_t replicas = spec ? api::find_int(*spec, "replicas").value_or(0) : 0;
     if (replicas < 0) {
-      return fail(api::invalid({"autoscaling", std::string(kScaleKind)}, name,
+      return fail(api::invalid({scale_kind().group, scale_kind().kind}, name,
                                {api::invalid("spec.replicas", json::value(replicas),
                                              "must be greater than or equal to 0")}));
     }
@@ -969,11 +971,10 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
   const auto& req = call.ex.request();
   const std::string media = media_type(req[http::field::content_type]);
   const bool is_update = verb == "update";
-  const api::GroupVersionKind scale_kind{"autoscaling", "v1", "Scale"};
   std::optional<ApplyRequest> apply;
   if (media == "application/apply-patch+yaml") {
     auto request = read_apply_request(
-        scale_kind, call.param("fieldManager"),
+        scale_kind(), call.param("fieldManager"),
         call.has_param("force") ? std::optional<std::string>(call.param("force")) : std::nullopt,
         req.body());
     if (!request) {
@@ -997,8 +998,8 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
     rest_.update_with(
         r, call.info.namespace_, write.name, Subresource::kNone,
-        [&write, &apply, media, body, is_update,
-         scale_kind](const json::object& current) -> Result<json::object, api::Status> {
+        [&write, &apply, media, body,
+         is_update](const json::object& current) -> Result<json::object, api::Status> {
           json::object scale = to_scale(write.r, current);
           auto parent = fieldmanager::decode_managed_fields(current);
           if (!parent) return fail(api::internal_error(parent.error()));
@@ -1006,9 +1007,9 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
                                               fieldmanager::scale_entries(*parent, write.paths));
           Result<json::object, api::Status> next_scale =
               apply ? write.applied(scale, *apply)
-                    : write.updated(scale, is_update ? decode_body(media, *body, &scale_kind)
+                    : write.updated(scale, is_update ? decode_body(media, *body, &scale_kind())
                                                      : apply_patch(media, *body, json::value(scale),
-                                                                   scale_kind));
+                                                                   scale_kind()));
           if (!next_scale) return fail(std::move(next_scale).error());
           return write.parent_after(current, *parent, *next_scale);
         },

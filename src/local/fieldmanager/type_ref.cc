@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <span>
+
 #include "api/schema/registry.h"
 #include "local/crd/structural_schema.h"
 
@@ -85,7 +87,7 @@ const schema::Type* TypeRef::struct_type() const {
 }
 
 bool TypeRef::atomic_map() const {
-  if (crd_ != nullptr) return crd_->map_type.value_or("") == "atomic";
+  if (crd_ != nullptr) return crd_->map_type == "atomic";
   if (field_ != nullptr && field_->map_type == schema::MapType::kAtomic) return true;
   const schema::Type* s = struct_type();
   return s != nullptr && s->struct_type == schema::MapType::kAtomic;
@@ -94,9 +96,8 @@ bool TypeRef::atomic_map() const {
 TypeRef::ListKind TypeRef::list_kind() const {
   if (crd_ != nullptr) {
     // Without x-kubernetes-list-type, a CRD's lists are atomic.
-    const std::string type = crd_->list_type.value_or("atomic");
-    if (type == "set") return ListKind::kSet;
-    if (type == "map") return ListKind::kAssociative;
+    if (crd_->list_type == "set") return ListKind::kSet;
+    if (crd_->list_type == "map") return ListKind::kAssociative;
     return ListKind::kAtomic;
   }
   if (field_ == nullptr) return ListKind::kAtomic;
@@ -175,10 +176,15 @@ Result<PathElement> TypeRef::item_path_element(const json::value& item) const {
   const json::object& o = item.get_object();
   std::vector<KeyField> key;
   const crd::Schema* crd_item = crd_ != nullptr ? crd_->items.get() : nullptr;
-  const std::vector<std::string> names = crd_ != nullptr ? crd_->list_map_keys
-                                         : field_->list_map_keys.empty()
-                                             ? std::vector<std::string>{field_->patch_merge_key}
-                                             : field_->list_map_keys;
+  // Keyed by x-kubernetes-list-map-keys, +listMapKey, or else the patch merge key.
+  std::span<const std::string> names;
+  if (crd_ != nullptr) {
+    names = crd_->list_map_keys;
+  } else if (!field_->list_map_keys.empty()) {
+    names = field_->list_map_keys;
+  } else {
+    names = std::span<const std::string>(&field_->patch_merge_key, 1);
+  }
   // A key field's default (OpenAPI `default`), which structured-merge-diff
   // uses for items that leave the key out.
   auto default_of = [&](std::string_view name) -> const json::value* {
