@@ -10,6 +10,7 @@
 
 #include "app/controller_names.h"
 #include "log/log.h"
+#include "log/thread_name.h"
 
 namespace kcm::app {
 
@@ -77,6 +78,7 @@ bool run_controllers(std::vector<BuiltController>& controllers, std::stop_token 
       state->running.insert(c.name);
     }
     threads.emplace_back([state, hooks, stop, controller = c.controller.get(), name = c.name] {
+      log::set_thread_name(name);
       if (hooks.started) hooks.started(name);
       controller->run(stop);
       if (hooks.stopped) hooks.stopped(name);

@@ -34,6 +34,7 @@
 #include "api/duration.h"
 #include "app/url_unescape.h"
 #include "log/log.h"
+#include "log/thread_name.h"
 #include "metrics/registry.h"
 #include "metrics/text_format.h"
 
@@ -448,7 +449,10 @@ Result<void> SecureServer::start() {
   net::co_spawn(*impl_->accept_strand, impl_->accept_loop(), net::detached);
   const std::size_t n = std::max<std::size_t>(1, impl_->options.threads);
   for (std::size_t i = 0; i < n; ++i)
-    impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+    impl_->threads.emplace_back([this] {
+      log::set_thread_name("https");
+      impl_->ioc.run();
+    });
   return {};
 }
 

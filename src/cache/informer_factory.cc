@@ -1,6 +1,7 @@
 #include "cache/informer_factory.h"
 
 #include "cache/wait.h"
+#include "log/thread_name.h"
 
 namespace kcm::cache {
 
@@ -87,7 +88,10 @@ void SharedInformerFactory::start(std::stop_token stop) {
   for (auto& [key, informer] : informers_) {
     if (started_[key]) continue;
     started_[key] = true;
-    threads_.emplace_back([inf = informer, token = stop_all_.get_token()] { inf->run(token); });
+    threads_.emplace_back([inf = informer, token = stop_all_.get_token()] {
+      log::set_thread_name("informer");
+      inf->run(token);
+    });
   }
 }
 

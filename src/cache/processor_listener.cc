@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "log/thread_name.h"
+
 namespace kcm::cache {
 
 ProcessorListener::ProcessorListener(std::shared_ptr<ResourceEventHandler> handler,
@@ -44,7 +46,10 @@ void ProcessorListener::add(Notification n) {
 void ProcessorListener::start() {
   std::lock_guard lock(mu_);
   if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    log::set_thread_name("handlers");
+    run();
+  });
 }
 
 void ProcessorListener::stop() {

@@ -7,6 +7,7 @@
 
 #include "cache/log.h"
 #include "cache/wait.h"
+#include "log/thread_name.h"
 
 namespace kcm::cache {
 
@@ -467,6 +468,7 @@ Result<void, api::Status> Reflector::watch(std::unique_ptr<client::WatchStream> 
   if (options_.resync_period.count() > 0) {
     // Ends when watch() returns (the jthread's own stop).
     resyncer = std::jthread([this](std::stop_token own) {
+      log::set_thread_name("resync");
       while (true) {
         std::mutex mu;
         std::condition_variable_any cv;

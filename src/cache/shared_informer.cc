@@ -5,6 +5,7 @@
 
 #include "cache/log.h"
 #include "cache/processor_listener.h"
+#include "log/thread_name.h"
 
 namespace kcm::cache {
 
@@ -226,7 +227,10 @@ void SharedIndexInformer::run(std::stop_token stop) {
     listeners_started_ = true;
   }
 
-  std::thread reflector_thread([this, stop] { reflector_->run(stop); });
+  std::thread reflector_thread([this, stop] {
+    log::set_thread_name("reflector");
+    reflector_->run(stop);
+  });
   {
     std::stop_callback close_queue(stop, [this] { fifo_->close(); });
     while (!stop.stop_requested()) {

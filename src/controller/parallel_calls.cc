@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "log/thread_name.h"
+
 namespace kcm::controller {
 
 struct ParallelCalls::Job {
@@ -28,7 +30,10 @@ void ParallelCalls::start_threads_locked() {
   if (!threads_.empty()) return;
   threads_.reserve(static_cast<std::size_t>(parallelism_ - 1));
   for (int i = 1; i < parallelism_; ++i)
-    threads_.emplace_back([this] { helper_loop(); });
+    threads_.emplace_back([this] {
+      log::set_thread_name("parallel");
+      helper_loop();
+    });
 }
 
 void ParallelCalls::run(std::size_t n, const std::function<void(std::size_t)>& fn) {

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "log/log.h"
+#include "log/thread_name.h"
 
 namespace kcm::controller {
 
@@ -16,6 +17,7 @@ void run_workers(const WorkerLoop& loop, int workers, std::stop_token stop) {
       if (loop.on_synced) loop.on_synced();
       for (int i = 0; i < workers; ++i) {
         threads.emplace_back([&loop] {
+          log::set_thread_name(loop.controller);
           while (loop.process_next()) {
           }
         });

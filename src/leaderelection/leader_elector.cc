@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "leaderelection/healthz_adaptor.h"
+#include "log/thread_name.h"
 
 namespace kcm::leaderelection {
 
@@ -50,7 +51,10 @@ LeaderElector::LeaderElector(LeaderElectionConfig config)
     : config_(std::move(config)), identity_(config_.lock->identity()) {
   if (config_.metrics) config_.metrics->leader_off(config_.name);
   if (config_.callbacks.on_new_leader) {
-    notify_thread_ = std::jthread([this](std::stop_token st) { notify_loop(st); });
+    notify_thread_ = std::jthread([this](std::stop_token st) {
+      log::set_thread_name("leader-notify");
+      notify_loop(st);
+    });
   }
 }
 

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "log/thread_name.h"
+
 namespace kcm::record {
 namespace {
 
@@ -67,8 +69,10 @@ class WatcherImpl : public EventWatcher {
   ~WatcherImpl() override { halt(); }
 
   void start(Handler handler) {
-    thread_ = std::jthread(
-        [this, handler = std::move(handler)](std::stop_token st) { run(st, handler); });
+    thread_ = std::jthread([this, handler = std::move(handler)](std::stop_token st) {
+      log::set_thread_name("events");
+      run(st, handler);
+    });
   }
 
   // Queues `event` unless the queue is full (then it is dropped for this

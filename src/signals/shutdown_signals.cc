@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "log/log.h"
+#include "log/thread_name.h"
 
 namespace kcm::signals {
 
@@ -15,6 +16,7 @@ ShutdownSignals::ShutdownSignals() {
   sigaddset(&signals_, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
   thread_ = std::jthread([this](std::stop_token done) {
+    log::set_thread_name("signals");
     // Wake up now and then to notice `done`: sigtimedwait cannot be interrupted otherwise.
     const timespec tick{0, 200'000'000};
     while (!done.stop_requested()) {

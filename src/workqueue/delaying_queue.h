@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "log/thread_name.h"
 #include "workqueue/queue.h"
 
 namespace kcm::workqueue {
@@ -65,7 +66,10 @@ DelayingQueue<T>::DelayingQueue(QueueConfig config) : Queue<T>(std::move(config)
     std::lock_guard lock(wait_mu_);
     wait_cond_.notify_all();
   });
-  waiter_ = std::thread([this] { waiting_loop(); });
+  waiter_ = std::thread([this] {
+    log::set_thread_name("queue-delay");
+    waiting_loop();
+  });
 }
 
 template <class T>

@@ -15,6 +15,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "log/thread_name.h"
 #include "workqueue/clock.h"
 #include "workqueue/metrics_provider.h"
 #include "workqueue/queue_metrics.h"
@@ -108,7 +109,10 @@ Queue<T>::Queue(QueueConfig config)
     // The first deadline is fixed here, not on the thread, so time that moves
     // before the thread runs still counts.
     const TimePoint first = saturating_add(clock_->now(), update_period_);
-    tick_thread_ = std::thread([this, first] { update_unfinished_work_loop(first); });
+    tick_thread_ = std::thread([this, first] {
+      log::set_thread_name("queue-metrics");
+      update_unfinished_work_loop(first);
+    });
   }
 }
 

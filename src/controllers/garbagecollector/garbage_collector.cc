@@ -11,6 +11,7 @@
 #include "cache/wait.h"
 #include "controllers/garbagecollector/patch.h"
 #include "log/log.h"
+#include "log/thread_name.h"
 #include "workqueue/rate_limiters.h"
 
 namespace kcm::controllers::garbagecollector {
@@ -246,6 +247,7 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
   log::info("Starting controller", {{"controller", "garbagecollector"}});
   std::vector<std::jthread> threads;
   threads.emplace_back([this] {
+    log::set_thread_name("gc-graph");
     while (builder_.process_next()) {
     }
   });
@@ -272,10 +274,14 @@ void GarbageCollector::run(int workers, std::stop_token stop) {
   };
   if (cache::wait_for_named_cache_sync("garbage collector", stop, {synced})) {
     for (int i = 0; i < workers; ++i) {
-      threads.emplace_back(
-          [this] { run_worker(attempt_to_delete_, &GarbageCollector::attempt_to_delete_worker); });
-      threads.emplace_back(
-          [this] { run_worker(attempt_to_orphan_, &GarbageCollector::attempt_to_orphan_worker); });
+      threads.emplace_back([this] {
+        log::set_thread_name("gc-delete");
+        run_worker(attempt_to_delete_, &GarbageCollector::attempt_to_delete_worker);
+      });
+      threads.emplace_back([this] {
+        log::set_thread_name("gc-orphan");
+        run_worker(attempt_to_orphan_, &GarbageCollector::attempt_to_orphan_worker);
+      });
     }
     // Re-discovery, so new resources (CRDs) are monitored (upstream Sync).
     std::mutex mu;

@@ -6,9 +6,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "eventually.h"
+#include "log/thread_name.h"
 
 namespace kcm::controller {
 namespace {
@@ -96,6 +98,32 @@ TEST(RunWorkersTest, StopBeforeTheCachesSyncStartsNoWorker) {
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(queue.shut_downs, 1);
   EXPECT_EQ(queue.pending, 1);
+}
+
+TEST(RunWorkersTest, WorkersAreNamedAfterTheirController) {
+  CountingWorkQueue queue;
+  queue.pending = 1;
+  std::mutex mu;
+  std::string seen;
+  const WorkerLoop loop{.controller = "a-controller-with-a-long-name",
+                        .synced = {[] { return true; }},
+                        .on_synced = {},
+                        .process_next =
+                            [&] {
+                              {
+                                const std::lock_guard lock(mu);
+                                seen = log::thread_name();
+                              }
+                              return queue.process_next();
+                            },
+                        .shut_down = [&] { queue.shut_down(); }};
+  std::stop_source stop;
+  std::thread runner([&] { run_workers(loop, 1, stop.get_token()); });
+  EXPECT_TRUE(eventually([&] { return queue.processed_count() == 1; }));
+  stop.request_stop();
+  runner.join();
+  // As `top -H` shows it: Linux keeps 15 bytes of a thread's name.
+  EXPECT_EQ(seen, "a-controller-wi");
 }
 
 }  // namespace
