@@ -286,6 +286,26 @@ TEST_F(ClientIntegrationTest, ServerSideApplyRequest) {
             "Apply failed with 1 conflict: conflict with \"kcm-test\": .spec.holderIdentity");
 }
 
+// Managed fields a client writes are kept when they decode, and then
+// validated as object metadata (upstream's ValidateManagedFields).
+TEST_F(ClientIntegrationTest, ClientWrittenManagedFieldsAreValidated) {
+  auto cs = clients(cert_config());
+  ensure_namespace(*cs, "managed-fields");
+  auto leases = cs->leases("managed-fields");
+  auto created = leases.create(lease("managed-fields", "l", "h"));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  json::value changed = *created;
+  changed.as_object()["metadata"].as_object()["managedFields"] = json::parse(
+      R"([{"manager":")" + std::string(129, 'm') +
+      R"(","operation":"Update","apiVersion":"coordination.k8s.io/v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{}}}])");
+  auto refused = leases.update(changed);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, 422);
+  EXPECT_EQ(refused.error().message,
+            "Lease.coordination.k8s.io \"l\" is invalid: metadata.managedFields[0].manager: Too "
+            "long: may not be more than 128 bytes");
+}
+
 // Writes through /scale are tracked on the Scale: an applier owns the
 // replicas through it, with the parent's version and subresource "scale".
 TEST_F(ClientIntegrationTest, ServerSideApplyThroughScale) {

@@ -6,6 +6,7 @@
 
 #include "api/name_validation.h"
 #include "local/apiserver/rest_store.h"
+#include "local/fieldmanager/field_manager.h"
 
 namespace kcm::local::apiserver {
 namespace {
@@ -130,6 +131,10 @@ api::FieldErrors validate_object_meta(const ResourceInfo& info, const json::obje
     validate_owner_references(*refs, errs);
   }
   if (const json::array* f = api::find_array(meta, "finalizers")) validate_finalizers(*f, errs);
+  if (const json::array* m = api::find_array(meta, "managedFields")) {
+    auto e = fieldmanager::validate_managed_fields(*m);
+    errs.insert(errs.end(), e.begin(), e.end());
+  }
   if (errs.empty()) {
     // Names also become path segments.
     for (const auto& msg : api::validate_path_segment_name(meta_str(meta, "name"), false)) {

@@ -74,17 +74,44 @@ std::string conflict_message(const std::vector<Conflict>& conflicts) {
                      fmt::join(lines, "\n"));
 }
 
-api::FieldErrors validate_field_manager(std::string_view manager) {
+api::FieldErrors validate_field_manager(std::string_view manager, std::string_view path) {
   api::FieldErrors errs;
   if (manager.size() > kFieldManagerMaxLength) {
-    errs.push_back(api::too_long("fieldManager", kFieldManagerMaxLength));
+    errs.push_back(api::too_long(std::string(path), kFieldManagerMaxLength));
   }
   for (std::size_t i = 0; i < manager.size(); ++i) {
     const auto c = static_cast<unsigned char>(manager[i]);
     if (!printable(c)) {
       errs.push_back(
-          api::invalid("fieldManager", json::string(manager),
+          api::invalid(std::string(path), json::string(manager),
                        fmt::format("invalid character U+{:04X} (at position {})", c, i)));
+    }
+  }
+  return errs;
+}
+
+api::FieldErrors validate_managed_fields(const json::array& entries) {
+  // validation.MaxSubresourceNameLength.
+  constexpr std::size_t kMaxSubresourceNameLength = 256;
+  api::FieldErrors errs;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const json::object* e = entries[i].if_object();
+    if (e == nullptr) continue;  // not an entry at all: the decoder refuses it
+    const std::string path = api::index("metadata.managedFields", i);
+    const std::string_view operation = api::find_string(*e, "operation").value_or("");
+    if (operation != kApply && operation != kUpdate) {
+      errs.push_back(api::invalid(path + ".operation", json::string(operation),
+                                  "must be `Apply` or `Update`"));
+    }
+    const std::string_view type = api::find_string(*e, "fieldsType").value_or("");
+    if (!type.empty() && type != "FieldsV1") {
+      errs.push_back(api::invalid(path + ".fieldsType", json::string(type), "must be `FieldsV1`"));
+    }
+    auto manager =
+        validate_field_manager(api::find_string(*e, "manager").value_or(""), path + ".manager");
+    errs.insert(errs.end(), manager.begin(), manager.end());
+    if (api::find_string(*e, "subresource").value_or("").size() > kMaxSubresourceNameLength) {
+      errs.push_back(api::too_long(path + ".subresource", kMaxSubresourceNameLength));
     }
   }
   return errs;

@@ -53,8 +53,14 @@ struct ApplyFailure {
 std::string conflict_message(const std::vector<Conflict>& conflicts);
 
 // upstream's ValidateFieldManager: at most kFieldManagerMaxLength bytes, and
-// printable characters only.
-api::FieldErrors validate_field_manager(std::string_view manager);
+// printable characters only. `path`: where the errors point.
+api::FieldErrors validate_field_manager(std::string_view manager,
+                                        std::string_view path = "fieldManager");
+
+// upstream's ValidateManagedFields, for an object's metadata.managedFields:
+// operations Apply or Update, fieldsType FieldsV1 when given, valid manager
+// names, subresources of at most 256 bytes.
+api::FieldErrors validate_managed_fields(const json::array& entries);
 
 // The manager a request without fieldManager is recorded under: its
 // User-Agent up to the first "/", printable characters only, at most 128 bytes.

@@ -49,7 +49,8 @@ Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj,
   const json::object* meta = api::find_object(obj, "metadata");
   const json::array* list = meta != nullptr ? api::find_array(*meta, "managedFields") : nullptr;
   if (list == nullptr) return out;
-  for (const json::value& v : *list) {
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json::value& v = (*list)[i];
     if (!v.is_object()) return fail("error decoding managed fields: expected an object");
     const json::object& e = v.get_object();
     ManagerEntry entry;
@@ -58,9 +59,16 @@ Result<std::vector<ManagerEntry>> decode_managed_fields(const json::object& obj,
     entry.api_version = std::string(api::find_string(e, "apiVersion").value_or(""));
     entry.subresource = std::string(api::find_string(e, "subresource").value_or(""));
     if (auto t = api::find_string(e, "time")) entry.time = std::string(*t);
+    // upstream's DecodeManagedFields checks, in its order and words.
+    if (entry.operation != kApply && entry.operation != kUpdate) {
+      return fail("operation must be `Apply` or `Update`");
+    }
+    if (entry.api_version.empty()) return fail("apiVersion must not be empty");
     const std::string_view type = api::find_string(e, "fieldsType").value_or("");
+    if (type.empty()) return fail(fmt::format("missing fieldsType in managed fields entry {}", i));
     if (type != "FieldsV1") {
-      return fail(fmt::format("error decoding set: unknown fields type {}", api::go_quote(type)));
+      return fail(
+          fmt::format("invalid fieldsType {} in managed fields entry {}", api::go_quote(type), i));
     }
     const json::value* fields = e.if_contains("fieldsV1");
     if (touching != nullptr && fields != nullptr && fields->is_object() &&

@@ -130,6 +130,64 @@ TEST(FieldManagerTest, ClientsMayRewriteOrClearManagedFields) {
   EXPECT_FALSE(again["metadata"].as_object().contains("managedFields"));
 }
 
+TEST(FieldManagerTest, ManagedFieldsThatDoNotDecodeAreReplacedByTheStoredOnes) {
+  const FieldManager m = main_resource();
+  const json::object live = created(m);
+  // Each fails upstream's DecodeManagedFields, so the stored entries count, as upstream.
+  for (
+      std::string_view entry :
+      {R"({"manager":"x","operation":"Patch","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{}})",
+       R"({"manager":"x","operation":"Update","fieldsType":"FieldsV1","fieldsV1":{}})",
+       R"({"manager":"x","operation":"Update","apiVersion":"apps/v1","fieldsV1":{}})",
+       R"({"manager":"x","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV2"})"}) {
+    json::object sent = live;
+    json::array list;
+    list.push_back(parse(entry));
+    sent["metadata"].as_object()["managedFields"] = std::move(list);
+    ASSERT_TRUE(m.update(live, sent, "kubectl", "2026-12-04T00:00:01Z"));
+    EXPECT_EQ(summary(sent), summary(live)) << entry;
+  }
+  json::object one;
+  one["metadata"] = json::object{
+      {"managedFields",
+       json::array{parse(
+           R"({"manager":"x","operation":"Patch","apiVersion":"apps/v1","fieldsType":"FieldsV1"})")}}};
+  auto decoded = decode_managed_fields(one);
+  ASSERT_FALSE(decoded);
+  EXPECT_EQ(decoded.error(), "operation must be `Apply` or `Update`");
+  one["metadata"] = json::object{
+      {"managedFields",
+       json::array{parse(
+           R"({"manager":"x","operation":"Apply","apiVersion":"apps/v1","fieldsType":"F"})")}}};
+  decoded = decode_managed_fields(one);
+  ASSERT_FALSE(decoded);
+  EXPECT_EQ(decoded.error(), "invalid fieldsType \"F\" in managed fields entry 0");
+}
+
+TEST(FieldManagerTest, ManagedFieldsAreValidatedAsObjectMetadata) {
+  const json::array entries = parse(R"([
+    {"manager":"ok","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1"},
+    {"manager":")" + std::string(129, 'm') +
+                                    R"(","operation":"Merge","fieldsType":"FieldsV2",
+     "subresource":")" + std::string(257, 's') +
+                                    R"("},
+    {"manager":"bell\u0007","operation":"Update"}])")
+                                  .as_array();
+  std::vector<std::string> messages;
+  for (const api::FieldError& e : validate_managed_fields(entries))
+    messages.push_back(e.message());
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "metadata.managedFields[1].operation: Invalid value: \"Merge\": must be `Apply` "
+                "or `Update`",
+                "metadata.managedFields[1].fieldsType: Invalid value: \"FieldsV2\": must be "
+                "`FieldsV1`",
+                "metadata.managedFields[1].manager: Too long: may not be more than 128 bytes",
+                "metadata.managedFields[1].subresource: Too long: may not be more than 256 bytes",
+                "metadata.managedFields[2].manager: Invalid value: \"bell\\a\": invalid character "
+                "U+0007 (at position 4)"}));
+}
+
 TEST(FieldManagerTest, ApplyConflictsUnlessForced) {
   const FieldManager m = main_resource();
   json::object live = created(m);
