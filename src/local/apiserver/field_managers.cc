@@ -60,6 +60,35 @@ fm::FieldSet reset_fields(const ResourceInfo& info, Subresource sub) {
 
 }  // namespace
 
+namespace {
+
+// A kind's field manager: typed by a custom resource's schema (which it keeps
+// alive), else by the built-in definitions when there are some.
+std::shared_ptr<const fm::FieldManager> make_manager(const api::GroupVersionKind& gvk,
+                                                     std::string subresource, fm::FieldSet reset,
+                                                     std::shared_ptr<const crd::Schema> schema) {
+  fm::TypeRef type = fm::TypeRef::untyped();
+  json::value zero = json::object();
+  if (schema != nullptr) {
+    type = fm::TypeRef::of(*schema);
+  } else if (const api::schema::Type* root = api::schema::Registry::builtin().root(gvk)) {
+    type = fm::TypeRef::of(*root);
+    api::schema::canonicalize(zero, *root);
+  }
+  return std::make_shared<const fm::FieldManager>(type, std::move(zero.get_object()),
+                                                  gvk.api_version(), std::move(subresource),
+                                                  std::move(reset), std::move(schema));
+}
+
+}  // namespace
+
+const api::GroupVersionKind& scale_kind() {
+  static const api::GroupVersionKind kind{"autoscaling", "v1", "Scale"};
+  return kind;
+}
+
+FieldManagers::FieldManagers() : scale_(make_manager(scale_kind(), "scale", {}, nullptr)) {}
+
 std::shared_ptr<const fm::FieldManager> FieldManagers::of(const ResourceInfo& info,
                                                           Subresource sub) {
   const bool has_status = info.subresource("status") != nullptr;
@@ -70,29 +99,10 @@ std::shared_ptr<const fm::FieldManager> FieldManagers::of(const ResourceInfo& in
   if (auto it = made_.find(key); it != made_.end() && it->second.schema == schema) {
     return it->second.manager;
   }
-  fm::TypeRef type = fm::TypeRef::untyped();
-  json::value zero = json::object();
-  if (schema != nullptr) {
-    type = fm::TypeRef::of(*schema);
-  } else if (const api::schema::Type* root = api::schema::Registry::builtin().root(info.gvk())) {
-    type = fm::TypeRef::of(*root);
-    api::schema::canonicalize(zero, *root);
-  }
-  auto made = std::make_shared<const fm::FieldManager>(
-      type, std::move(zero.get_object()), info.api_version(), std::string(subresource_name(sub)),
-      reset_fields(info, sub), info.structural_schema);
+  auto made = make_manager(info.gvk(), std::string(subresource_name(sub)), reset_fields(info, sub),
+                           info.structural_schema);
   made_.insert_or_assign(key, Made{schema, made});
   return made;
-}
-
-std::shared_ptr<const fm::FieldManager> FieldManagers::make_scale_manager() {
-  const api::GroupVersionKind gvk{"autoscaling", "v1", "Scale"};
-  const api::schema::Type* root = api::schema::Registry::builtin().root(gvk);
-  json::value zero = json::object();
-  if (root != nullptr) api::schema::canonicalize(zero, *root);
-  return std::make_shared<const fm::FieldManager>(
-      root != nullptr ? fm::TypeRef::of(*root) : fm::TypeRef::untyped(),
-      std::move(zero.get_object()), gvk.api_version(), "scale", fm::FieldSet{});
 }
 
 fm::ReplicasPaths replicas_paths(const ResourceInfo& info) {

@@ -17,6 +17,8 @@ namespace kcm::local::apiserver {
 
 class FieldManagers {
  public:
+  FieldManagers();
+
   // The manager for writes to `info` through `sub` (kNone, kStatus or
   // kFinalize; kSystem writes are not tracked).
   std::shared_ptr<const fieldmanager::FieldManager> of(const ResourceInfo& info, Subresource sub);
@@ -28,14 +30,15 @@ class FieldManagers {
  private:
   std::mutex mu_;
   struct Made {
-    const void* schema;  // a custom resource's structural schema when made
+    const crd::Schema* schema;  // a custom resource's structural schema when made
     std::shared_ptr<const fieldmanager::FieldManager> manager;
   };
   std::map<std::string, Made, std::less<>> made_;
-  std::shared_ptr<const fieldmanager::FieldManager> scale_ = make_scale_manager();
-
-  static std::shared_ptr<const fieldmanager::FieldManager> make_scale_manager();
+  const std::shared_ptr<const fieldmanager::FieldManager> scale_;
 };
+
+// autoscaling/v1 Scale, what a scale subresource serves.
+const api::GroupVersionKind& scale_kind();
 
 // Where each API version of `info`'s kind keeps the replicas its Scale shows
 // (upstream's ReplicasPathMappings; a custom resource's from its CRD).

@@ -866,11 +866,6 @@ json::object to_scale(const ResourceInfo& r, const json::object& obj) {
 // A write through /scale: the Scale it shows of the parent, the Scale the
 // request makes of it, and the parent that Scale makes, managed fields
 // included (tracked on the Scale, as upstream: fieldmanager/scale_fields.h).
-const api::GroupVersionKind& scale_kind() {
-  static const api::GroupVersionKind kind{"autoscaling", "v1", "Scale"};
-  return kind;
-}
-
 struct ScaleWrite {
   const ResourceInfo& r;
   const fieldmanager::FieldManager& scale_manager;
@@ -884,7 +879,7 @@ struct ScaleWrite {
   // have none for it (kubernetes/kubernetes#116311): a PUT or patch through
   // its /scale leaves the Scale without managed fields, so nobody owns the
   // replicas afterwards, and an apply fails.
-  bool typed() const { return r.spec_replicas_paths.empty(); }
+  bool typed() const { return r.structural_schema == nullptr; }
 
   // The Scale a PUT body or a patch gives, with its managed fields.
   Result<json::object, api::Status> updated(const json::object& scale,

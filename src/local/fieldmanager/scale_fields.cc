@@ -22,9 +22,10 @@ FieldSet only(const Path& path) {
 std::vector<ManagerEntry> scale_entries(const std::vector<ManagerEntry>& parent,
                                         const ReplicasPaths& paths) {
   std::vector<ManagerEntry> out;
-  for (ManagerEntry e : parent) {
-    const auto path = paths.find(e.api_version);
+  for (const ManagerEntry& p : parent) {
+    const auto path = paths.find(p.api_version);
     if (path == paths.end() || !path->second) continue;
+    ManagerEntry e = p;
     load_fields(e);
     if (!e.fields.has(*path->second)) continue;
     e.api_version = std::string(kScaleApiVersion);
@@ -39,9 +40,10 @@ std::vector<ManagerEntry> parent_entries(const std::vector<ManagerEntry>& parent
                                          std::string_view api_version, const ReplicasPaths& paths) {
   std::vector<ManagerEntry> out;
   std::vector<bool> kept_by_parent(scale.size(), false);
-  for (ManagerEntry e : parent) {
-    const auto path = paths.find(e.api_version);
+  for (const ManagerEntry& p : parent) {
+    const auto path = paths.find(p.api_version);
     if (path == paths.end()) continue;
+    ManagerEntry e = p;
     load_fields(e);
     if (!path->second || !e.fields.has(*path->second)) {
       out.push_back(std::move(e));
@@ -60,8 +62,8 @@ std::vector<ManagerEntry> parent_entries(const std::vector<ManagerEntry>& parent
   const auto target = paths.find(api_version);
   if (target == paths.end() || !target->second) return out;
   for (std::size_t i = 0; i < scale.size(); ++i) {
-    ManagerEntry s = scale[i];
     if (kept_by_parent[i]) continue;
+    ManagerEntry s = scale[i];
     load_fields(s);
     if (!s.fields.has(replicas_in_scale())) continue;
     // The time of the parent entry with the Scale entry's identity.

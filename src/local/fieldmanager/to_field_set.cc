@@ -57,6 +57,7 @@ void collect_fields(const json::value& v, const TypeRef& t, Path& path, FieldSet
       if (atomic) insert();
       if (!v.is_array()) return;
       FieldSet* below = atomic ? nullptr : out;
+      const TypeRef elem = t.elem();
       const json::array& items = v.get_array();
       for (std::size_t i = 0; i < items.size(); ++i) {
         auto pe = atomic ? Result<PathElement>(PathElement::index(static_cast<int>(i)))
@@ -66,7 +67,7 @@ void collect_fields(const json::value& v, const TypeRef& t, Path& path, FieldSet
           continue;
         }
         path.push_back(std::move(*pe));
-        collect_fields(items[i], t.elem(), path, below, errors);
+        collect_fields(items[i], elem, path, below, errors);
         if (below != nullptr) below->insert(path);
         path.pop_back();
       }
