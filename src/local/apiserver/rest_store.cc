@@ -225,6 +225,7 @@ RestStore::RestStore(storage::Store& store, const registry::ResourceTable& table
   for (const auto& info : table_.all())
     ids_.push_back(store_.resource(info->store_name()));
   namespaces_id_ = store_.resource("core/namespaces");
+  namespaces_info_ = table_.find_store_name("core/namespaces");
 }
 
 RestStore::~RestStore() = default;
@@ -402,11 +403,10 @@ Result<void, api::Status> RestStore::check_namespace_for_create(const ResourceIn
   if (!info.namespaced) return {};
   storage::ObjectPtr namespace_object = store_.get(namespaces_id_, ns);
   if (!namespace_object) return fail(api::not_found({"", "namespaces"}, ns));
-  const json::object nso = parse_stored(*namespace_object);
-  const json::object* status = api::find_object(nso, "status");
-  const bool terminating = has_deletion_timestamp(nso) ||
-                           (status && api::find_string(*status, "phase") == "Terminating");
-  if (terminating) {
+  // As upstream's NamespaceLifecycle admission, the phase alone decides (deletion
+  // sets it together with deletionTimestamp); the store keeps it beside the JSON.
+  if (namespaces_info_ != nullptr &&
+      stored_field(*namespaces_info_, *namespace_object, "status.phase") == "Terminating") {
     return fail(api::forbidden(info.group_resource(), name,
                                fmt::format("unable to create new content in namespace {} because "
                                            "it is being terminated",

@@ -156,6 +156,7 @@ class RestStore {
   const registry::ResourceTable& table_;
   std::vector<storage::ResourceId> ids_;  // parallel to table_.all()
   storage::ResourceId namespaces_id_;
+  const registry::ResourceInfo* namespaces_info_ = nullptr;  // null in tables without namespaces
   std::unique_ptr<FieldManagers> field_managers_;
 };
 

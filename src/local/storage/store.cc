@@ -40,6 +40,13 @@ bool has_prefix(std::string_view key, std::string_view prefix) {
   return key.substr(0, prefix.size()) == prefix;
 }
 
+// What a write's log record points into until the log has written it.
+struct LoggedWrite {
+  ObjectPtr object;  // the record's value is object->json
+  std::string resource;
+  std::string key;
+};
+
 }  // namespace
 
 Store::Store(StoreOptions options) : options_(options) {}
@@ -303,42 +310,41 @@ void Store::commit(Write write, WriteCallback done) {
     return;
   }
 
-  Record record;
-  record.op = write.op == Op::kDelete ? Record::Op::kDelete : Record::Op::kPut;
-  record.revision = revision;
-  record.resource = rs.name;
-  record.key = write.key;
-  record.value = object->json;
+  // The log writes the object's JSON from the object itself (no copy under mu_).
+  auto logged = std::make_shared<const LoggedWrite>(LoggedWrite{object, rs.name, write.key});
+  const RecordView record{write.op == Op::kDelete ? Record::Op::kDelete : Record::Op::kPut,
+                          revision, logged->resource, logged->key, object->json};
   const ResourceId r = write.resource;
-  log_->append(std::move(record), [this, revision, r, event = std::move(event), object,
-                                   done = std::move(done)](const Result<void>& durable) {
-    if (!durable) {
-      // The in-memory state is already ahead of the disk; serving on would
-      // acknowledge writes that a restart loses. Stop like etcd does.
-      std::fprintf(stderr, "kcm-local: fatal: cannot persist revision %llu: %s\n",
-                   static_cast<unsigned long long>(revision), durable.error().c_str());
-      std::fflush(stderr);
-      std::_Exit(70);
-    }
-    std::vector<std::function<void()>> now_visible;
-    {
-      std::lock_guard lock(mu_);
-      visible_revision_ = std::max(visible_revision_, revision);
-      const auto last = visible_waiters_.upper_bound(visible_revision_);
-      for (auto it = visible_waiters_.begin(); it != last; ++it)
-        now_visible.push_back(std::move(it->second));
-      visible_waiters_.erase(visible_waiters_.begin(), last);
-    }
-    // The writer hears first (its answer is not queued behind every watcher's),
-    // then the watchers, still in revision order.
-    done(object);
-    {
-      std::lock_guard wlock(watch_mu_);
-      publish(revision, r, event);
-    }
-    for (auto& f : now_visible)
-      f();
-  });
+  log_->append(record, std::move(logged),
+               [this, revision, r, event = std::move(event), object,
+                done = std::move(done)](const Result<void>& durable) {
+                 if (!durable) {
+                   // The in-memory state is already ahead of the disk; serving on would
+                   // acknowledge writes that a restart loses. Stop like etcd does.
+                   std::fprintf(stderr, "kcm-local: fatal: cannot persist revision %llu: %s\n",
+                                static_cast<unsigned long long>(revision), durable.error().c_str());
+                   std::fflush(stderr);
+                   std::_Exit(70);
+                 }
+                 std::vector<std::function<void()>> now_visible;
+                 {
+                   std::lock_guard lock(mu_);
+                   visible_revision_ = std::max(visible_revision_, revision);
+                   const auto last = visible_waiters_.upper_bound(visible_revision_);
+                   for (auto it = visible_waiters_.begin(); it != last; ++it)
+                     now_visible.push_back(std::move(it->second));
+                   visible_waiters_.erase(visible_waiters_.begin(), last);
+                 }
+                 // The writer hears first (its answer is not queued behind every watcher's),
+                 // then the watchers, still in revision order.
+                 done(object);
+                 {
+                   std::lock_guard wlock(watch_mu_);
+                   publish(revision, r, event);
+                 }
+                 for (auto& f : now_visible)
+                   f();
+               });
   lock.unlock();
   maybe_compact_log();
 }

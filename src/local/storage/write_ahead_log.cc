@@ -164,7 +164,7 @@ class WriteAheadLog::Impl {
     flusher_ = std::thread([this] { run_flusher(); });
   }
 
-  void append(Record record, DurableCallback on_durable);
+  void append(RecordView record, std::shared_ptr<const void> owner, DurableCallback on_durable);
   SnapshotCut begin_snapshot(std::uint64_t revision);
   kcm::Result<void> finish_snapshot(const SnapshotCut& cut, std::span<const RecordView> state);
 
@@ -179,7 +179,8 @@ class WriteAheadLog::Impl {
   struct Pending {
     enum class Kind { kRecord, kRotate, kReject };
     Kind kind = Kind::kRecord;
-    Record record;
+    RecordView record;                  // kRecord: its bytes live in `owner`
+    std::shared_ptr<const void> owner;  // until the record is written
     DurableCallback on_durable;
     std::uint64_t segment = 0;  // kRotate: the segment to continue in
     std::string error;          // kReject: why
@@ -336,7 +337,8 @@ void WriteAheadLog::Impl::push(Pending p) {
   if (was_empty) work_cv_.notify_one();  // otherwise the flusher has already been woken
 }
 
-void WriteAheadLog::Impl::append(Record record, DurableCallback on_durable) {
+void WriteAheadLog::Impl::append(RecordView record, std::shared_ptr<const void> owner,
+                                 DurableCallback on_durable) {
   const std::size_t size = encoded_size(record);
   Pending p;
   p.on_durable = std::move(on_durable);
@@ -361,7 +363,8 @@ void WriteAheadLog::Impl::append(Record record, DurableCallback on_durable) {
     append_segment_bytes_ += size;
     total_bytes_ += size;
     last_appended_revision_ = record.revision;
-    p.record = std::move(record);
+    p.record = record;
+    p.owner = std::move(owner);
   }
   push(std::move(p));
 }
@@ -591,7 +594,14 @@ kcm::Result<std::unique_ptr<WriteAheadLog>> WriteAheadLog::open(const std::files
 }
 
 void WriteAheadLog::append(Record record, DurableCallback on_durable) {
-  impl_->append(std::move(record), std::move(on_durable));
+  auto owned = std::make_shared<const Record>(std::move(record));
+  const RecordView view = view_of(*owned);
+  impl_->append(view, std::move(owned), std::move(on_durable));
+}
+
+void WriteAheadLog::append(RecordView record, std::shared_ptr<const void> owner,
+                           DurableCallback on_durable) {
+  impl_->append(record, std::move(owner), std::move(on_durable));
 }
 
 WriteAheadLog::SnapshotCut WriteAheadLog::begin_snapshot(std::uint64_t revision) {

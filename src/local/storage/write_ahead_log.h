@@ -68,6 +68,9 @@ class WriteAheadLog {
   // leaves the log failed: that record and every later one get the error, so what is on
   // disk stays a prefix of what was appended. Reopen the log to recover from it.
   void append(Record record, DurableCallback on_durable);
+  // The same for a record whose bytes `owner` keeps alive until it is written: the
+  // store logs its objects' JSON without copying it.
+  void append(RecordView record, std::shared_ptr<const void> owner, DurableCallback on_durable);
 
   // Snapshots. begin_snapshot(rev) is called under the caller's lock, right after the
   // append of revision `rev`, and starts a new segment so that the cut is exact.

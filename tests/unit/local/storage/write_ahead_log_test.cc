@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -181,6 +182,30 @@ TEST_F(WriteAheadLogTest, DestructorFlushesPendingRecords) {
   ASSERT_EQ(results.size(), 500u);
   open_ok();
   EXPECT_EQ(revisions(recovery_.tail), range(1, 500));
+}
+
+TEST_F(WriteAheadLogTest, ViewedRecordsAreWrittenFromTheirOwnersBytes) {
+  // Each record's bytes live only in its owner, which the caller drops at once:
+  // the log must keep it until the record is written, then let it go.
+  std::vector<Record> written = recs(1, 300);
+  std::vector<std::weak_ptr<const Record>> owners;
+  Acks acks;
+  {
+    auto wal = open_ok(WalOptions{});
+    for (const Record& r : written) {
+      auto owner = std::make_shared<const Record>(r);
+      owners.push_back(owner);
+      const RecordView view = view_of(*owner);
+      wal->append(view, std::move(owner), acks.callback(r.revision));
+    }
+    for (const auto& [revision, error] : acks.wait(written.size())) {
+      EXPECT_EQ(error, "") << "revision " << revision;
+    }
+  }
+  for (const auto& owner : owners)
+    EXPECT_TRUE(owner.expired());
+  open_ok();
+  EXPECT_EQ(recovery_.tail, written);
 }
 
 TEST_F(WriteAheadLogTest, SegmentsRotateBySize) {
