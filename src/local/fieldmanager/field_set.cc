@@ -158,14 +158,22 @@ void FieldSet::for_each(Path& prefix, const std::function<void(const Path&)>& f)
 
 json::object FieldSet::to_fields_v1() const {
   json::object out;
-  for (const Node& n : nodes_) {
-    json::object inner;
-    if (n.member && !n.children.empty()) inner["."] = json::object();
-    for (auto& m : n.children.to_fields_v1())
-      inner[m.key()] = std::move(m.value());
-    out[n.pe.to_fields_v1()] = std::move(inner);
-  }
+  write_fields_v1(out);
   return out;
+}
+
+void FieldSet::write_fields_v1(json::object& out) const {
+  // Written in place, level by level: a whole object's set (every create)
+  // has hundreds of nodes.
+  out.reserve(out.size() + nodes_.size());
+  for (const Node& n : nodes_) {
+    json::object& inner =
+        out.emplace(n.pe.to_fields_v1(), json::object()).first->value().as_object();
+    if (n.children.empty()) continue;
+    inner.reserve(n.children.nodes_.size() + (n.member ? 1 : 0));
+    if (n.member) inner.emplace(".", json::object());
+    n.children.write_fields_v1(inner);
+  }
 }
 
 Result<FieldSet> FieldSet::from_fields_v1(const json::value& v) {

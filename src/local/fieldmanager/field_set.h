@@ -56,6 +56,8 @@ class FieldSet {
  private:
   // difference() (below_members false) or recursive_difference() (true).
   FieldSet without(const FieldSet& other, bool below_members) const;
+  // Adds this level's FieldsV1 entries to `out`.
+  void write_fields_v1(json::object& out) const;
   Node& node(const PathElement& pe);
   const Node* find(const PathElement& pe) const;
   void for_each(Path& prefix, const std::function<void(const Path&)>& f) const;

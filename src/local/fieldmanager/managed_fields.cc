@@ -100,15 +100,16 @@ void encode_managed_fields(json::object& obj, std::vector<ManagerEntry> entries)
   std::stable_sort(entries.begin(), entries.end(),
                    [](const ManagerEntry& a, const ManagerEntry& b) {
                      if (a.operation != b.operation) return a.operation < b.operation;
-                     const std::string ta = a.time.value_or("");
-                     const std::string tb = b.time.value_or("");
+                     const std::string_view ta = a.time ? std::string_view(*a.time) : "";
+                     const std::string_view tb = b.time ? std::string_view(*b.time) : "";
                      if (ta != tb) return ta < tb;
                      if (a.manager != b.manager) return a.manager < b.manager;
                      if (a.api_version != b.api_version) return a.api_version < b.api_version;
                      return a.subresource < b.subresource;
                    });
   json::array list;
-  for (const ManagerEntry& e : entries) {
+  list.reserve(entries.size());
+  for (ManagerEntry& e : entries) {  // ours (by value): moved from
     json::object o;
     o["manager"] = e.manager;
     o["operation"] = e.operation;
@@ -116,7 +117,7 @@ void encode_managed_fields(json::object& obj, std::vector<ManagerEntry> entries)
     if (e.time) o["time"] = *e.time;
     o["fieldsType"] = "FieldsV1";
     if (e.stored_fields) {
-      o["fieldsV1"] = *e.stored_fields;
+      o["fieldsV1"] = std::move(*e.stored_fields);
     } else {
       o["fieldsV1"] = e.fields.to_fields_v1();
     }
