@@ -37,6 +37,7 @@
 #include "log/thread_name.h"
 #include "metrics/registry.h"
 #include "metrics/text_format.h"
+#include "tls/go_cipher_suites.h"
 
 namespace kcm::app {
 
@@ -194,6 +195,8 @@ Result<void> SecureServer::Impl::configure_tls() {
   SSL_CTX* native = tls.native_handle();
   SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION);
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
+  // kube-controller-manager serves with Go's crypto/tls.
+  tls::choose_tls13_suites_as_go_server(native);
   SSL_CTX_set_alpn_select_cb(native, select_http11, nullptr);
   tls.use_certificate_chain(net::buffer(certificate.cert_pem), ec);
   if (ec) return fail("unable to load server certificate: " + ec.message());

@@ -20,6 +20,7 @@
 
 #include "client/ascii_text.h"
 #include "client/blocking_socket.h"
+#include "tls/go_cipher_suites.h"
 
 namespace kcm::client {
 
@@ -281,6 +282,10 @@ class TransportImpl final : public Transport {
                                                            const std::string& key_pem) const {
     auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
     SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+    // The TLS 1.3 suites in client-go's order (Go's crypto/tls).
+    if (!tls::offer_tls13_suites_as_go_client(ctx->native_handle())) {
+      return fail("unable to set the TLS 1.3 cipher suites");
+    }
     boost::system::error_code ec;
     if (insecure_) {
       ctx->set_verify_mode(asio::ssl::verify_none);

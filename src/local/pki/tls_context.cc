@@ -11,6 +11,8 @@
 #include <memory>
 #include <string_view>
 
+#include "tls/go_cipher_suites.h"
+
 namespace kcm::local::pki {
 namespace {
 
@@ -74,6 +76,8 @@ kcm::Result<void> configure_server_tls(ssl::context& ctx, const Credentials& cre
   if (SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION) != 1) {
     return kcm::fail("configuring TLS: " + openssl_reason());
   }
+  // kube-apiserver is a Go server: the same TLS 1.3 suite for the same client.
+  tls::choose_tls13_suites_as_go_server(native);
 
   ctx.use_certificate_chain(boost::asio::buffer(creds.server_cert_pem), ec);
   if (ec) return kcm::fail(creds.server_cert_file.string() + ": " + ec.message());
