@@ -37,6 +37,10 @@ Result<bool> parse_go_bool(std::string_view s) {
 // strconv.ParseInt(s, 0, bits): sign, base prefix (0x, 0o, 0b, or a leading
 // 0 for octal), underscores between digits.
 Result<std::int64_t> parse_go_int(std::string_view s, int bits) {
+  return parse_go_int(s, 0, bits);
+}
+
+Result<std::int64_t> parse_go_int(std::string_view s, int base_in, int bits) {
   const auto syntax = [&] { return fail(strconv_error("ParseInt", s, "invalid syntax")); };
   std::string_view d = s;
   bool negative = false;
@@ -47,7 +51,7 @@ Result<std::int64_t> parse_go_int(std::string_view s, int bits) {
   if (d.empty()) return syntax();
   int base = 10;
   bool prefixed = false;
-  if (d.size() >= 2 && d[0] == '0') {
+  if (base_in == 0 && d.size() >= 2 && d[0] == '0') {
     const char p = static_cast<char>(std::tolower(static_cast<unsigned char>(d[1])));
     if (p == 'x' || p == 'o' || p == 'b') {
       base = p == 'x' ? 16 : p == 'o' ? 8 : 2;

@@ -160,9 +160,11 @@ class ControllerManager {
     if (options_.secure_port == 0) return {};
     auto certificate = load_serving_certificate(certificate_sources(options_));
     if (!certificate.ok()) return fail(certificate.error());
-    server_ = std::make_unique<SecureServer>(
-        SecureServerOptions{.bind_address = options_.bind_address, .port = options_.secure_port},
-        std::move(*certificate), healthz_, metrics_);
+    server_ =
+        std::make_unique<SecureServer>(SecureServerOptions{.bind_address = options_.bind_address,
+                                                           .port = options_.secure_port,
+                                                           .profiling = options_.profiling},
+                                       std::move(*certificate), healthz_, metrics_);
     if (auto ok = server_->start(); !ok) return fail(ok.error());
     log::info("Serving securely",
               {{"address", fmt::format("{}:{}", options_.bind_address, server_->port())}});

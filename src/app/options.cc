@@ -17,6 +17,12 @@ std::string_view kcm_version() {
 }
 
 void Options::add_flags(FlagSet& f) {
+  // DebuggingOptions: upstream registers them first, so their section leads --help.
+  const std::string debugging = "Debugging";
+  f.add_bool("contention-profiling", &contention_profiling,
+             "Enable block profiling, if profiling is enabled", debugging);
+  f.add_bool("profiling", &profiling, "Enable profiling via web interface host:port/debug/pprof/",
+             debugging);
   const std::string generic = "Generic";
   f.add_string_slice("controllers", &controllers, controllers_flag_usage(), generic);
   add_component_globals_flags(f, generic);

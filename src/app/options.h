@@ -52,7 +52,9 @@ struct Options {
   std::string tls_cert_file;
   std::string tls_private_key_file;
   std::int32_t verbosity = 0;
-  std::string version;  // "", "true", "raw" or a version to report
+  bool profiling = true;              // --profiling: /debug/flags on the secure port
+  bool contention_profiling = false;  // --contention-profiling: Go's block profile; no effect here
+  std::string version;                // "", "true", "raw" or a version to report
   // --emulated-version as given: "[component=]major.minor" entries.
   std::vector<std::string> emulated_version;
   // The version kcm emulates: --emulated-version's, else its own.

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "api/duration.h"
+#include "app/debug_flags.h"
 #include "app/url_unescape.h"
 #include "log/log.h"
 #include "log/thread_name.h"
@@ -358,6 +359,13 @@ Answer SecureServer::Impl::route(const Request& req) const {
     a.content_type = std::string(metrics::kTextContentType);
     if (registry) a.body = registry->render_text();
     return a;
+  }
+  if (options.profiling) {
+    std::string_view method(req.method_string().data(), req.method_string().size());
+    if (auto flags = serve_debug_flags(method, *path, req.body())) {
+      return Answer{flags->status, std::move(flags->content_type), flags->nosniff,
+                    std::move(flags->body)};
+    }
   }
   if (healthz && (*path == healthz->path() || path->starts_with(healthz->path() + "/"))) {
     auto h = healthz->serve(*path, raw_query);

@@ -1,7 +1,8 @@
 // kcm's HTTPS endpoint (--bind-address:--secure-port, 10257 by default):
 // /healthz and /healthz/<check> from the mutable healthz handler, /metrics
-// from a metrics registry, "404 page not found" for everything else (the
-// controller-manager's base mux). Every answer carries
+// from a metrics registry, /debug/flags with --profiling (app/debug_flags.h),
+// "404 page not found" for everything else (the controller-manager's base
+// mux). Every answer carries
 // "Cache-Control: no-cache, private", as upstream's filter chain adds it.
 //
 // Authentication and authorization: kcm has no delegated authn/authz yet, so
@@ -41,6 +42,8 @@ struct SecureServerOptions {
   std::size_t threads = 2;
   // How long a kept-alive connection may sit idle (Go's IdleTimeout 90s).
   std::chrono::seconds idle_timeout{90};
+  // --profiling: serves /debug/flags (Go's /debug/pprof has no counterpart here).
+  bool profiling = true;
 };
 
 class SecureServer {

@@ -25,5 +25,19 @@ TEST(StrconvTest, ParsesGoSyntaxWithGoErrors) {
   EXPECT_FALSE(*parse_go_bool("0"));
 }
 
+TEST(StrconvTest, Base10TakesDigitsOnly) {
+  EXPECT_EQ(*parse_go_int("017", 10, 32), 17);
+  EXPECT_EQ(*parse_go_int("+5", 10, 32), 5);
+  EXPECT_EQ(*parse_go_int("-1", 10, 32), -1);
+  EXPECT_EQ(parse_go_int("0x10", 10, 32).error(),
+            "strconv.ParseInt: parsing \"0x10\": invalid syntax");
+  EXPECT_FALSE(parse_go_int("0b1", 10, 32));
+  EXPECT_FALSE(parse_go_int("1_0", 10, 32));
+  EXPECT_EQ(parse_go_int("5\n", 10, 32).error(),
+            "strconv.ParseInt: parsing \"5\\n\": invalid syntax");
+  EXPECT_EQ(parse_go_int("2147483648", 10, 32).error(),
+            "strconv.ParseInt: parsing \"2147483648\": value out of range");
+}
+
 }  // namespace
 }  // namespace kcm::api

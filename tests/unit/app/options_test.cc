@@ -38,6 +38,8 @@ TEST(OptionsTest, DefaultsAreUpstreams) {
   EXPECT_EQ(o.leader_election.resource_namespace, "kube-system");
   EXPECT_EQ(o.secure_port, 10257);
   EXPECT_EQ(o.bind_address, "0.0.0.0");
+  EXPECT_TRUE(o.profiling);
+  EXPECT_FALSE(o.contention_profiling);
 }
 
 TEST(OptionsTest, EveryFlagSetsItsField) {
@@ -61,6 +63,8 @@ TEST(OptionsTest, EveryFlagSetsItsField) {
                                 "--leader-elect-resource-namespace=y",
                                 "--bind-address=127.0.0.1",
                                 "--secure-port=0",
+                                "--profiling=false",
+                                "--contention-profiling",
                                 "-v=4"},
                                o);
   ASSERT_TRUE(cl.run) << cl.err;
@@ -82,6 +86,8 @@ TEST(OptionsTest, EveryFlagSetsItsField) {
   EXPECT_EQ(o.leader_election.resource_namespace, "y");
   EXPECT_EQ(o.bind_address, "127.0.0.1");
   EXPECT_EQ(o.secure_port, 0);
+  EXPECT_FALSE(o.profiling);
+  EXPECT_TRUE(o.contention_profiling);
   EXPECT_EQ(o.verbosity, 4);
 }
 
@@ -157,6 +163,10 @@ TEST(OptionsTest, HelpPrintsSectionsAndExitsZero) {
   EXPECT_EQ(cl.exit_code, 0);
   EXPECT_THAT(cl.out, HasSubstr("Usage:\n  kcm [flags]\n"));
   EXPECT_THAT(cl.out, HasSubstr("Generic flags:"));
+  // DebuggingOptions register first upstream, so their section leads.
+  EXPECT_THAT(cl.out, HasSubstr("kcm [flags]\n\nDebugging flags:\n\n      --contention-profiling"));
+  EXPECT_THAT(cl.out, HasSubstr("--profiling              Enable profiling via web interface "
+                                "host:port/debug/pprof/ (default true)"));
   EXPECT_THAT(cl.out, HasSubstr("--kube-api-qps float32"));
   EXPECT_THAT(cl.out, HasSubstr("(default 20)"));
   EXPECT_THAT(cl.out, HasSubstr("--controllers strings"));

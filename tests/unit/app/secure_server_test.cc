@@ -1,5 +1,6 @@
 #include "app/secure_server.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -17,10 +18,14 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "app/leader_metrics.h"
+#include "log/log.h"
 #include "metrics/gauge.h"
 #include "metrics/registry.h"
+#include "tls/go_cipher_suites.h"
 
 namespace kcm::app {
 namespace {
@@ -29,6 +34,7 @@ namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
 namespace http = boost::beast::http;
 using tcp = net::ip::tcp;
+using ::testing::HasSubstr;
 
 // The in-memory pair for bind address 127.0.0.1, generated once (RSA is slow).
 const ServingCertificate& certificate() {
@@ -79,10 +85,15 @@ class Client {
     return {};
   }
 
-  Result<Reply> get(const std::string& target, http::verb verb = http::verb::get) {
+  Result<Reply> get(const std::string& target, http::verb verb = http::verb::get,
+                    const std::string& body = "") {
     http::request<http::string_body> req{verb, target, 11};
     req.set(http::field::host, "localhost");
     req.set(http::field::user_agent, "kcm-test");
+    if (verb == http::verb::put) {
+      req.body() = body;
+      req.prepare_payload();
+    }
     boost::system::error_code ec;
     http::write(stream_, req, ec);
     if (ec) return fail("write: " + ec.message());
@@ -100,6 +111,9 @@ class Client {
     if (verb == http::verb::head) r.body = std::string(res[http::field::content_length]);
     return r;
   }
+
+  // The TLS cipher suite of the connection.
+  std::string cipher() { return SSL_get_cipher_name(stream_.native_handle()); }
 
  private:
   net::io_context ioc_;
@@ -213,6 +227,74 @@ TEST_F(SecureServerTest, NotFound) {
     EXPECT_EQ(r->content_type, "text/plain; charset=utf-8");
     EXPECT_EQ(r->nosniff, "nosniff");
   }
+}
+
+TEST_F(SecureServerTest, DebugFlagsSetTheVerbosityAsKlogDoes) {
+  const int before = log::verbosity();
+  Client c(server_->port(), ca_pem());
+  ASSERT_TRUE(c.connect());
+  auto r = c.get("/debug/flags/v", http::verb::put, "4");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, "successfully set klog.logging.verbosity to 4\n");
+  EXPECT_EQ(r->content_type, "text/plain");
+  EXPECT_EQ(r->nosniff, "nosniff");
+  EXPECT_EQ(log::verbosity(), 4);
+
+  // Bad values: 400 with klog's error (strconv.ParseInt(s, 10, 32)), the level kept.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"x",
+       "failed set klog.logging.verbosity x: strconv.ParseInt: parsing \"x\": invalid "
+       "syntax\n"},
+      {"5\n",
+       "failed set klog.logging.verbosity 5\n: strconv.ParseInt: parsing \"5\\n\": "
+       "invalid syntax\n"},
+      {"0x5",
+       "failed set klog.logging.verbosity 0x5: strconv.ParseInt: parsing \"0x5\": "
+       "invalid syntax\n"},
+      {"4294967296",
+       "failed set klog.logging.verbosity 4294967296: strconv.ParseInt: parsing "
+       "\"4294967296\": value out of range\n"},
+  };
+  for (const auto& [value, message] : bad) {
+    r = c.get("/debug/flags/v", http::verb::put, value);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->status, 400) << value;
+    EXPECT_EQ(r->body, message);
+  }
+  EXPECT_EQ(log::verbosity(), 4);
+
+  // Only PUT sets.
+  r = c.get("/debug/flags/v");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 406);
+  EXPECT_EQ(r->body, "unsupported http method\n");
+  log::set_verbosity(before);
+}
+
+TEST_F(SecureServerTest, DebugFlagsIndexListsTheFlag) {
+  for (const std::string target :
+       {"/debug/flags", "/debug/flags/", "/debug/flags/nope", "/debug/flags/v/"}) {
+    SCOPED_TRACE(target);
+    auto r = fetch(server_->port(), target);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->content_type, "text/html; charset=utf-8");
+    EXPECT_THAT(r->body, HasSubstr("<title>/debug/flags/</title>"));
+    EXPECT_THAT(r->body, HasSubstr("<tr>v<br>"));
+  }
+  // Go's pprof handlers have no counterpart.
+  auto r = fetch(server_->port(), "/debug/pprof/");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 404);
+}
+
+TEST_F(SecureServerTest, NegotiatesTheTls13SuiteGoWould) {
+  Client c(server_->port(), ca_pem());
+  ASSERT_TRUE(c.connect());
+  // An OpenSSL client lists AES-256-GCM first; Go's server still takes AES-128-GCM.
+  EXPECT_EQ(c.cipher(), tls::has_aes_gcm_hardware() ? "TLS_AES_128_GCM_SHA256"
+                                                    : "TLS_CHACHA20_POLY1305_SHA256");
 }
 
 TEST_F(SecureServerTest, PercentEncodedPathsAndBadEscapes) {
@@ -331,6 +413,26 @@ TEST(SecureServerDisabledTest, BadCertificateFailsStart) {
   const auto r = s.start();
   ASSERT_FALSE(r);
   EXPECT_TRUE(r.error().starts_with("unable to load server certificate: ")) << r.error();
+}
+
+TEST(SecureServerDisabledTest, NoDebugFlagsWithoutProfiling) {
+  SecureServerOptions o;
+  o.bind_address = "127.0.0.1";
+  o.pick_free_port = true;
+  o.threads = 1;
+  o.profiling = false;  // --profiling=false
+  SecureServer s(o, certificate(), std::make_shared<HealthzHandler>(), nullptr);
+  ASSERT_TRUE(s.start());
+  const int before = log::verbosity();
+  Client c(s.port(), ca_pem());
+  ASSERT_TRUE(c.connect());
+  for (const std::string target : {"/debug/flags", "/debug/flags/v"}) {
+    auto r = c.get(target, http::verb::put, "7");
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->status, 404) << target;
+  }
+  EXPECT_EQ(log::verbosity(), before);
+  s.stop();
 }
 
 TEST(SecureServerDisabledTest, NullRegistryServesAnEmptyPage) {

@@ -1,0 +1,25 @@
+// /debug/flags on kcm's secure port, as upstream's routes.DebugFlags installs
+// it when --profiling is on (the default): /debug/flags and anything below it
+// list the flags that can change at run time (an HTML page), and a PUT of a
+// number to /debug/flags/v sets the log verbosity, as klog's Level.Set.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kcm::app {
+
+struct DebugFlagsAnswer {
+  int status = 200;
+  std::string content_type;
+  bool nosniff = false;
+  std::string body;
+};
+
+// The answer for `path` (already unescaped), or nothing when the path is not
+// under /debug/flags.
+std::optional<DebugFlagsAnswer> serve_debug_flags(std::string_view method, std::string_view path,
+                                                  std::string_view body);
+
+}  // namespace kcm::app
