@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <optional>
+#include <utility>
+
 namespace kcm::api {
 
 std::string_view cause_type(FieldErrorType type) {
@@ -56,9 +60,62 @@ std::string_view describe(FieldErrorType type) {
   return "Invalid value";
 }
 
+namespace {
+
+// The code point and length of the UTF-8 sequence at s[i], or nothing where
+// Go's utf8.DecodeRuneInString finds an invalid byte (overlong forms,
+// surrogates, past U+10FFFF, truncated).
+std::optional<std::pair<char32_t, std::size_t>> decode_rune(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  char32_t cp = 0;
+  if ((c & 0xE0) == 0xC0) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    len = 3;
+    cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    len = 4;
+    cp = c & 0x07;
+  } else {
+    return std::nullopt;
+  }
+  if (i + len > s.size()) return std::nullopt;
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) return std::nullopt;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+      (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+    return std::nullopt;
+  }
+  return std::pair{cp, len};
+}
+
+}  // namespace
+
 std::string go_quote(std::string_view s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const auto rune = decode_rune(s, i);
+      if (!rune) {
+        out += fmt::format("\\x{:02x}", c);  // an invalid byte, as Go prints it
+        ++i;
+      } else if ((rune->first >= 0x80 && rune->first <= 0x9F) || rune->first == 0xAD) {
+        // Not printable (C1 controls, the soft hyphen): Go writes \u escapes.
+        out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(rune->first));
+        i += rune->second;
+      } else {
+        out.append(s.substr(i, rune->second));
+        i += rune->second;
+      }
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"':
         out += "\\\"";

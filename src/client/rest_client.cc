@@ -5,33 +5,16 @@
 #include <thread>
 
 #include "api/duration.h"
+#include "api/field_error.h"
 #include "api/json_scan.h"
 #include "client/ascii_text.h"
 #include "client/client_metrics.h"
 
 namespace kcm::client {
 
-namespace {
+using api::go_quote;
 
-// Go's %q for the ASCII names that reach these messages.
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+namespace {
 
 // apimachinery's IsValidPathSegmentName, formatted as Go prints a []string.
 std::string path_segment_problems(std::string_view name) {

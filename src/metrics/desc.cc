@@ -1,9 +1,12 @@
 #include "metrics/desc.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "api/field_error.h"
 
 namespace kcm::metrics {
+
+using api::go_quote;
 namespace {
 
 bool is_name_start(char c) {
@@ -64,29 +67,6 @@ bool valid_utf8(std::string_view s) {
 }
 
 }  // namespace
-
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c >= 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  out += '"';
-  return out;
-}
 
 Result<Desc> make_desc(const Opts& opts, std::vector<std::string> label_names) {
   Desc desc{fq_name(opts), annotated_help(opts), std::move(label_names)};

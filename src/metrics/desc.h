@@ -28,7 +28,4 @@ Result<Desc> make_desc(const Opts& opts, std::vector<std::string> label_names);
 //   "label value \"\\xff\" is not valid UTF-8"
 Result<void> check_label_values(const Desc& desc, const std::vector<std::string>& values);
 
-// Go's %q for the strings these messages quote.
-std::string go_quote(std::string_view s);
-
 }  // namespace kcm::metrics
