@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "api/field_error.h"
+#include "api/utf8.h"
 
 namespace kcm::metrics {
 
 using api::go_quote;
+using api::valid_utf8;
 namespace {
 
 bool is_name_start(char c) {
@@ -27,43 +29,6 @@ bool valid_label_name(std::string_view name) {
   if (name.starts_with("__")) return false;  // reserved for Prometheus itself
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return is_name_start(c) || is_digit(c); });
-}
-
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + len > s.size()) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are invalid.
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
-      return false;
-    }
-    i += len;
-  }
-  return true;
 }
 
 }  // namespace

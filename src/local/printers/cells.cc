@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "api/utf8.h"
+
 namespace kcm::local::printers {
 
 const json::object* object_at(const json::object* o, std::string_view key) {
@@ -88,33 +90,12 @@ std::string ascii_lower(std::string_view s) {
 
 namespace {
 
-// Decodes the UTF-8 sequence at s[i] (0 and length 1 when invalid).
+// Decodes the UTF-8 sequence at s[i] (0 and length 1 when invalid, where Go
+// decodes utf8.RuneError).
 char32_t decode_at(std::string_view s, std::size_t i, std::size_t& len) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c = b(0);
-  len = 1;
-  if (c < 0x80) return c;
-  std::size_t n = 0;
-  char32_t cp = 0;
-  if ((c & 0xE0) == 0xC0) {
-    n = 2;
-    cp = c & 0x1F;
-  } else if ((c & 0xF0) == 0xE0) {
-    n = 3;
-    cp = c & 0x0F;
-  } else if ((c & 0xF8) == 0xF0) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(k) & 0x3F);
-  }
-  len = n;
-  return cp;
+  const auto rune = api::decode_rune(s, i);
+  len = rune ? rune->second : 1;
+  return rune ? rune->first : 0;
 }
 
 // unicode.IsSpace.
