@@ -130,7 +130,7 @@ class ControllerManager {
     config.qps = static_cast<float>(config.qps * scale.qps);
     config.burst = static_cast<int>(config.burst * scale.burst);
     client::ClientsetOptions clientset_options;
-    clientset_options.rest.verbosity = options_.verbosity;
+    clientset_options.rest.verbosity = [] { return log::verbosity(); };
     // Upstream silences API deprecation warnings (rest.NoWarnings).
     clientset_options.rest.warning_handler = [](const std::string&) {};
     return client::Clientset::create(config, clientset_options);

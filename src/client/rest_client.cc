@@ -427,7 +427,8 @@ Result<void, api::Status> RestClient::throttle(const Request& request, const std
       throttle_message(latency, request.verb, transport_->base_url() + target, retry_info);
   log(3, message);
   if (latency > kExtraLongThrottleLatency) {
-    if (const auto level = throttled_logger().attempt_to_log(options_.verbosity)) {
+    const int verbosity = options_.verbosity ? options_.verbosity() : 0;
+    if (const auto level = throttled_logger().attempt_to_log(verbosity)) {
       log(*level, message);
     }
   }

@@ -81,7 +81,9 @@ struct RestClientOptions {
   // Log lines with a klog-style verbosity (0 most important). Empty: verbosity 0
   // goes to stderr, the rest is dropped.
   std::function<void(int verbosity, const std::string& message)> logger;
-  int verbosity = 0;  // the process's -v, for the throttled logger's choice of level
+  // The process's -v as it is now (it can change at run time, /debug/flags/v),
+  // for the throttled logger's choice of level. Empty: 0.
+  std::function<int()> verbosity;
   std::string accept = "application/json, */*";
 };
 
