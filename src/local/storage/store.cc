@@ -315,36 +315,36 @@ void Store::commit(Write write, WriteCallback done) {
   const RecordView record{write.op == Op::kDelete ? Record::Op::kDelete : Record::Op::kPut,
                           revision, logged->resource, logged->key, object->json};
   const ResourceId r = write.resource;
-  log_->append(record, std::move(logged),
-               [this, revision, r, event = std::move(event), object,
-                done = std::move(done)](const Result<void>& durable) {
-                 if (!durable) {
-                   // The in-memory state is already ahead of the disk; serving on would
-                   // acknowledge writes that a restart loses. Stop like etcd does.
-                   std::fprintf(stderr, "kcm-local: fatal: cannot persist revision %llu: %s\n",
-                                static_cast<unsigned long long>(revision), durable.error().c_str());
-                   std::fflush(stderr);
-                   std::_Exit(70);
-                 }
-                 std::vector<std::function<void()>> now_visible;
-                 {
-                   std::lock_guard lock(mu_);
-                   visible_revision_ = std::max(visible_revision_, revision);
-                   const auto last = visible_waiters_.upper_bound(visible_revision_);
-                   for (auto it = visible_waiters_.begin(); it != last; ++it)
-                     now_visible.push_back(std::move(it->second));
-                   visible_waiters_.erase(visible_waiters_.begin(), last);
-                 }
-                 // The writer hears first (its answer is not queued behind every watcher's),
-                 // then the watchers, still in revision order.
-                 done(object);
-                 {
-                   std::lock_guard wlock(watch_mu_);
-                   publish(revision, r, event);
-                 }
-                 for (auto& f : now_visible)
-                   f();
-               });
+  auto on_durable = [this, revision, r, event = std::move(event), object,
+                     done = std::move(done)](const Result<void>& durable) {
+    if (!durable) {
+      // The in-memory state is already ahead of the disk; serving on would
+      // acknowledge writes that a restart loses. Stop like etcd does.
+      std::fprintf(stderr, "kcm-local: fatal: cannot persist revision %llu: %s\n",
+                   static_cast<unsigned long long>(revision), durable.error().c_str());
+      std::fflush(stderr);
+      std::_Exit(70);
+    }
+    std::vector<std::function<void()>> now_visible;
+    {
+      std::lock_guard lock(mu_);
+      visible_revision_ = std::max(visible_revision_, revision);
+      const auto last = visible_waiters_.upper_bound(visible_revision_);
+      for (auto it = visible_waiters_.begin(); it != last; ++it)
+        now_visible.push_back(std::move(it->second));
+      visible_waiters_.erase(visible_waiters_.begin(), last);
+    }
+    // The writer hears first (its answer is not queued behind every watcher's),
+    // then the watchers, still in revision order.
+    done(object);
+    {
+      std::lock_guard wlock(watch_mu_);
+      publish(revision, r, event);
+    }
+    for (auto& f : now_visible)
+      f();
+  };
+  log_->append(record, std::move(logged), std::move(on_durable));
   lock.unlock();
   maybe_compact_log();
 }
