@@ -9,6 +9,7 @@ namespace kcm::app {
 namespace {
 
 constexpr std::string_view kFlagsPath = "/debug/flags";
+constexpr std::string_view kFlagsPrefix = "/debug/flags/";
 constexpr std::string_view kVerbosityPath = "/debug/flags/v";
 
 // routes.DebugFlags' index template with the one flag kcm registers ("v").
@@ -40,7 +41,7 @@ DebugFlagsAnswer set_verbosity(std::string_view method, std::string_view body) {
 std::optional<DebugFlagsAnswer> serve_debug_flags(std::string_view method, std::string_view path,
                                                   std::string_view body) {
   if (path == kVerbosityPath) return set_verbosity(method, body);
-  if (path == kFlagsPath || path.starts_with(std::string(kFlagsPath) + "/")) {
+  if (path == kFlagsPath || path.starts_with(kFlagsPrefix)) {
     // Index answers every method; Go sniffs the page's type.
     return DebugFlagsAnswer{200, "text/html; charset=utf-8", false, std::string(kIndex)};
   }

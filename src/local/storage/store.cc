@@ -311,7 +311,8 @@ void Store::commit(Write write, WriteCallback done) {
   }
 
   // The log writes the object's JSON from the object itself (no copy under mu_).
-  auto logged = std::make_shared<const LoggedWrite>(LoggedWrite{object, rs.name, write.key});
+  auto logged =
+      std::make_shared<const LoggedWrite>(LoggedWrite{object, rs.name, std::move(write.key)});
   const RecordView record{write.op == Op::kDelete ? Record::Op::kDelete : Record::Op::kPut,
                           revision, logged->resource, logged->key, object->json};
   const ResourceId r = write.resource;
