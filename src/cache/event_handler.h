@@ -1,5 +1,6 @@
 // What an informer tells its handlers (upstream ResourceEventHandler). Each
-// handler is called from its own thread, one notification at a time, in order.
+// handler is called one notification at a time, in order: from a thread of its
+// own by default, as upstream's processorListener does.
 #pragma once
 
 #include <functional>
@@ -16,11 +17,24 @@ struct HandlerInterest {
   bool remove = true;
 };
 
+// Where the informer calls a handler.
+enum class HandlerDelivery {
+  // A queue and a thread of the handler's own: a slow handler delays nobody.
+  kOwnThread,
+  // On the thread that applies the informer's deltas, before the next one.
+  // For handlers that only read caches and queue keys (every built-in
+  // controller's): it saves a thread wake-up per notification. Such a handler
+  // must not block, nor call the informer that calls it (has_synced,
+  // add_event_handler, ...): the informer is held while it runs.
+  kInline,
+};
+
 class ResourceEventHandler {
  public:
   virtual ~ResourceEventHandler() = default;
-  // Read once, when the handler is added to an informer.
+  // Both read once, when the handler is added to an informer.
   virtual HandlerInterest interest() const { return {}; }
+  virtual HandlerDelivery delivery() const { return HandlerDelivery::kOwnThread; }
   // `is_in_initial_list`: the object came with the initial list (or is
   // replayed to a handler added after the informer started).
   virtual void on_add(const ObjectPtr& obj, bool is_in_initial_list) = 0;
@@ -37,7 +51,9 @@ struct EventHandlerFuncs : ResourceEventHandler {
   std::function<void(const ObjectPtr&, bool)> add;
   std::function<void(const ObjectPtr&, const ObjectPtr&)> update;
   std::function<void(const DeletedObject&)> remove;
+  HandlerDelivery delivery_mode = HandlerDelivery::kOwnThread;
 
+  HandlerDelivery delivery() const override { return delivery_mode; }
   HandlerInterest interest() const override {
     return {.add = static_cast<bool>(add),
             .update = static_cast<bool>(update),

@@ -12,6 +12,7 @@ ProcessorListener::ProcessorListener(std::shared_ptr<ResourceEventHandler> handl
                                      std::function<bool()> upstream_synced)
     : handler_(std::move(handler)),
       interest_(handler_->interest()),
+      inline_(handler_->delivery() == HandlerDelivery::kInline),
       requested_resync_(requested_resync),
       upstream_synced_(std::move(upstream_synced)),
       resync_(resync) {
@@ -32,6 +33,14 @@ void ProcessorListener::add(Notification n) {
       },
       n);
   if (!wanted) return;
+  if (inline_) {
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) return;
+    }
+    deliver(n);
+    return;
+  }
   {
     std::lock_guard lock(mu_);
     if (auto* a = std::get_if<AddNotification>(&n); a != nullptr && a->is_in_initial_list) {
@@ -45,7 +54,7 @@ void ProcessorListener::add(Notification n) {
 
 void ProcessorListener::start() {
   std::lock_guard lock(mu_);
-  if (thread_.joinable() || stopping_) return;
+  if (inline_ || thread_.joinable() || stopping_) return;
   thread_ = std::thread([this] {
     log::set_thread_name("handlers");
     run();
@@ -72,17 +81,21 @@ void ProcessorListener::run() {
     Notification n = std::move(pending_.front());
     pending_.pop_front();
     lock.unlock();
-    bool initial = false;
-    if (auto* a = std::get_if<AddNotification>(&n)) {
-      initial = a->is_in_initial_list;
-      handler_->on_add(a->obj, a->is_in_initial_list);
-    } else if (auto* u = std::get_if<UpdateNotification>(&n)) {
-      handler_->on_update(u->old_obj, u->new_obj);
-    } else {
-      handler_->on_delete(std::get<DeleteNotification>(n).obj);
-    }
+    deliver(n);
     lock.lock();
-    if (initial) --initial_pending_;
+    if (auto* a = std::get_if<AddNotification>(&n); a != nullptr && a->is_in_initial_list) {
+      --initial_pending_;
+    }
+  }
+}
+
+void ProcessorListener::deliver(const Notification& n) {
+  if (auto* a = std::get_if<AddNotification>(&n)) {
+    handler_->on_add(a->obj, a->is_in_initial_list);
+  } else if (auto* u = std::get_if<UpdateNotification>(&n)) {
+    handler_->on_update(u->old_obj, u->new_obj);
+  } else {
+    handler_->on_delete(std::get<DeleteNotification>(n).obj);
   }
 }
 

@@ -1,6 +1,7 @@
 // One handler's queue and thread inside a shared informer (upstream
 // processorListener): an unbounded buffer, so a slow handler never blocks
-// the informer or the other handlers. Internal to shared_informer.cc.
+// the informer or the other handlers. A kInline handler has neither: add()
+// calls it. Internal to shared_informer.cc.
 #pragma once
 
 #include <chrono>
@@ -42,7 +43,8 @@ class ProcessorListener : public ResourceEventHandlerRegistration {
   // Drops what the handler has no interest in (HandlerInterest).
   void add(Notification n);
   void start();
-  // Stops the thread; notifications not yet handled are dropped.
+  // Stops the thread; notifications not yet handled are dropped. An inline
+  // handler is not called after stop().
   void stop();
 
   bool has_synced() const override;
@@ -57,9 +59,11 @@ class ProcessorListener : public ResourceEventHandlerRegistration {
 
  private:
   void run();
+  void deliver(const Notification& n);
 
   const std::shared_ptr<ResourceEventHandler> handler_;
   const HandlerInterest interest_;
+  const bool inline_ = false;
   const std::chrono::milliseconds requested_resync_;
   const std::function<bool()> upstream_synced_;
 

@@ -25,6 +25,11 @@ void RealFifo::push(DeltaType type, DeletedObject obj) {
   {
     std::lock_guard lock(mu_);
     populated_ = true;
+    if (direct_ && items_.empty() && !closed_) {
+      // Nothing queued: an initial list, if any, is all popped.
+      direct_(Delta{type, std::move(obj)}, /*is_in_initial_list=*/false);
+      return;
+    }
     items_.push_back(Delta{type, std::move(obj)});
   }
   // Woken after the unlock: a pop() woken under the lock would only block
@@ -124,6 +129,11 @@ bool RealFifo::pop(const Process& process) {
   if (initial_population_count_ > 0) --initial_population_count_;
   process(item, is_in_initial_list);
   return true;
+}
+
+void RealFifo::process_directly_when_empty(Process process) {
+  std::lock_guard lock(mu_);
+  direct_ = std::move(process);
 }
 
 void RealFifo::close() {

@@ -227,6 +227,10 @@ void SharedIndexInformer::run(std::stop_token stop) {
     listeners_started_ = true;
   }
 
+  // Watch events that find the queue empty are applied on the reflector's
+  // thread; pop() below takes the rest (lists, resyncs, backlogs).
+  fifo_->process_directly_when_empty(
+      [this](const Delta& d, bool initial) { handle_delta(d, initial); });
   std::thread reflector_thread([this, stop] {
     log::set_thread_name("reflector");
     reflector_->run(stop);

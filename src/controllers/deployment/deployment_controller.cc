@@ -57,6 +57,8 @@ DeploymentController::DeploymentController(std::shared_ptr<client::Clientset> cl
   };
   // The sync of a deleted Deployment finds nothing and does nothing.
   d_handler->remove = [this](const cache::DeletedObject& d) { handlers_.delete_deployment(d); };
+  // The handlers only read the caches and queue keys.
+  d_handler->delivery_mode = cache::HandlerDelivery::kInline;
 
   auto rs_handler = std::make_shared<cache::EventHandlerFuncs>();
   rs_handler->add = [this](const cache::ObjectPtr& rs, bool) { handlers_.add_replica_set(rs); };
@@ -64,10 +66,12 @@ DeploymentController::DeploymentController(std::shared_ptr<client::Clientset> cl
     handlers_.update_replica_set(old_rs, cur_rs);
   };
   rs_handler->remove = [this](const cache::DeletedObject& rs) { handlers_.delete_replica_set(rs); };
+  rs_handler->delivery_mode = cache::HandlerDelivery::kInline;
 
   // Only deletions: they let a Recreate rollout go on once the old pods are gone.
   auto pod_handler = std::make_shared<cache::EventHandlerFuncs>();
   pod_handler->remove = [this](const cache::DeletedObject& pod) { handlers_.delete_pod(pod); };
+  pod_handler->delivery_mode = cache::HandlerDelivery::kInline;
 
   const auto register_handler = [this](const std::shared_ptr<cache::SharedIndexInformer>& informer,
                                        std::shared_ptr<cache::ResourceEventHandler> handler) {

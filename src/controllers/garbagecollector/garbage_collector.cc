@@ -140,6 +140,7 @@ std::shared_ptr<cache::ResourceEventHandler> GarbageCollector::make_handler(std:
       builder_.enqueue(event(EventType::kDelete, *obj));
     }
   };
+  h->delivery_mode = cache::HandlerDelivery::kInline;  // it only queues graph changes
   return h;
 }
 

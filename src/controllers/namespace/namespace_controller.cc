@@ -55,6 +55,7 @@ NamespaceController::NamespaceController(std::shared_ptr<client::Clientset> clie
   auto handler = std::make_shared<cache::EventHandlerFuncs>();
   handler->add = [this](const cache::ObjectPtr& ns, bool) { enqueue(ns); };
   handler->update = [this](const cache::ObjectPtr&, const cache::ObjectPtr& ns) { enqueue(ns); };
+  handler->delivery_mode = cache::HandlerDelivery::kInline;  // it only queues keys
   auto registered = informer_->add_event_handler(std::move(handler), options.resync_period);
   if (!registered.ok()) {
     // Only once the informer stopped: nothing will ever sync.

@@ -48,12 +48,13 @@ PodCounterController::PodCounterController(std::shared_ptr<client::Clientset> cl
       pods_(informers.lister_for(kPods)),
       nodes_(informers.lister_for(kNodes)),
       queue_(workqueue::default_controller_rate_limiter<std::string>(), {.name = "pod_counter"}) {
-  // Handlers run on the informers' threads: they only decide whether the
-  // count may have changed and enqueue the key. A pod update never changes
-  // the number of pods, so only adds and deletes matter.
+  // Handlers only decide whether the count may have changed and enqueue the
+  // key, so they run inline on the informers' threads. A pod update never
+  // changes the number of pods, so only adds and deletes matter.
   auto pod_handler = std::make_shared<cache::EventHandlerFuncs>();
   pod_handler->add = [this](const cache::ObjectPtr&, bool) { queue_.add(kKey); };
   pod_handler->remove = [this](const cache::DeletedObject&) { queue_.add(kKey); };
+  pod_handler->delivery_mode = cache::HandlerDelivery::kInline;
   // Nodes: only role or count label changes (a hand edit, our own patch, a
   // node gaining or losing the role); kubelet heartbeats are dropped here.
   auto node_handler = std::make_shared<cache::EventHandlerFuncs>();
@@ -63,6 +64,7 @@ PodCounterController::PodCounterController(std::shared_ptr<client::Clientset> cl
   node_handler->update = [this](const cache::ObjectPtr& old_node, const cache::ObjectPtr& node) {
     if (node_update_needs_sync(*old_node, *node)) queue_.add(kKey);
   };
+  node_handler->delivery_mode = cache::HandlerDelivery::kInline;
 
   const auto register_handler =
       [this](const std::shared_ptr<cache::SharedIndexInformer>& informer,

@@ -122,6 +122,8 @@ ReplicaSetController::ReplicaSetController(std::shared_ptr<client::Clientset> cl
     update_rs(old_rs, cur_rs);
   };
   rs_handler->remove = [this](const cache::DeletedObject& rs) { delete_rs(rs); };
+  // The handlers only read the caches and queue keys.
+  rs_handler->delivery_mode = cache::HandlerDelivery::kInline;
   // Every pod change wakes its ReplicaSet (status changes too): the sync only
   // reads the caches, so spurious syncs are cheap.
   auto pod_handler = std::make_shared<cache::EventHandlerFuncs>();
@@ -130,6 +132,7 @@ ReplicaSetController::ReplicaSetController(std::shared_ptr<client::Clientset> cl
     update_pod(old_pod, cur_pod);
   };
   pod_handler->remove = [this](const cache::DeletedObject& pod) { delete_pod(pod); };
+  pod_handler->delivery_mode = cache::HandlerDelivery::kInline;
 
   const auto register_handler =
       [this](const std::shared_ptr<cache::SharedIndexInformer>& informer,

@@ -158,6 +158,59 @@ TEST(RealFifoTest, PopBlocksUntilAnAdd) {
   EXPECT_EQ(got, "ns/late");
 }
 
+TEST(RealFifoTest, DirectProcessingOnlyWhenNothingIsQueued) {
+  Indexer known;
+  RealFifo f(known);
+  std::vector<Popped> direct;
+  std::vector<std::thread::id> threads;
+  f.process_directly_when_empty([&](const Delta& d, bool initial) {
+    direct.push_back({d.type, std::string(key_of(d.object)),
+                      std::string(object_of(d.object)->resource_version()), false, initial});
+    threads.push_back(std::this_thread::get_id());
+  });
+
+  // The initial list is queued for pop(); a watch event behind it waits its turn.
+  f.replace({cached("ns", "a", "1"), cached("ns", "b", "2")}, "2");
+  f.update(cached("ns", "a", "3"));
+  EXPECT_TRUE(direct.empty());
+  EXPECT_EQ(f.size(), 3u);
+  EXPECT_EQ(pop(f), (Popped{DeltaType::kReplaced, "ns/a", "1", false, true}));
+  EXPECT_EQ(pop(f), (Popped{DeltaType::kReplaced, "ns/b", "2", false, true}));
+  EXPECT_EQ(pop(f), (Popped{DeltaType::kUpdated, "ns/a", "3", false, false}));
+
+  // Drained: the next events are processed by the thread that brings them.
+  f.add(cached("ns", "c", "4"));
+  f.remove(cached("ns", "b", "5"));
+  EXPECT_EQ(f.size(), 0u);
+  EXPECT_EQ(direct, (std::vector<Popped>{{DeltaType::kAdded, "ns/c", "4", false, false},
+                                         {DeltaType::kDeleted, "ns/b", "5", false, false}}));
+  EXPECT_EQ(threads, (std::vector<std::thread::id>(2, std::this_thread::get_id())));
+
+  // A resync queues, and so does what comes behind it.
+  known.add(cached("ns", "a", "3"));
+  f.resync();
+  f.update(cached("ns", "a", "6"));
+  EXPECT_EQ(direct.size(), 2u);
+  EXPECT_EQ(pop(f), (Popped{DeltaType::kSync, "ns/a", "3", false, false}));
+  EXPECT_EQ(pop(f), (Popped{DeltaType::kUpdated, "ns/a", "6", false, false}));
+
+  // Closed: queued for the last pops, never processed directly.
+  f.close();
+  f.add(cached("ns", "d", "7"));
+  EXPECT_EQ(direct.size(), 2u);
+  EXPECT_EQ(pop(f).key, "ns/d");
+}
+
+TEST(RealFifoTest, DirectProcessingBeforeAnyListIsNotInitial) {
+  Indexer known;
+  RealFifo f(known);
+  std::vector<bool> initial;
+  f.process_directly_when_empty([&](const Delta&, bool i) { initial.push_back(i); });
+  f.add(cached("ns", "a", "1"));
+  EXPECT_EQ(initial, std::vector<bool>{false});
+  EXPECT_TRUE(f.has_synced());  // an add came first, as without direct processing
+}
+
 TEST(RealFifoTest, DeltaTypeNames) {
   EXPECT_EQ(to_string(DeltaType::kAdded), "Added");
   EXPECT_EQ(to_string(DeltaType::kUpdated), "Updated");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
 #include <thread>
 
 #include "cache/wait.h"
@@ -232,6 +233,102 @@ TEST(SharedInformerTest, SlowHandlerDoesNotBlockOthers) {
   EXPECT_EQ(slow_seen.load(), 0);
   release = true;
   ASSERT_TRUE(eventually([&] { return slow_seen.load() == 100; }));
+}
+
+// A Recorder called inline, noting the threads it is called on.
+class InlineRecorder : public Recorder {
+ public:
+  HandlerDelivery delivery() const override { return HandlerDelivery::kInline; }
+  void on_add(const ObjectPtr& obj, bool initial) override {
+    note_thread();
+    Recorder::on_add(obj, initial);
+  }
+  void on_update(const ObjectPtr& o, const ObjectPtr& n) override {
+    note_thread();
+    Recorder::on_update(o, n);
+  }
+  void on_delete(const DeletedObject& obj) override {
+    note_thread();
+    Recorder::on_delete(obj);
+  }
+  std::set<std::thread::id> threads() const {
+    std::lock_guard l(threads_mu_);
+    return threads_;
+  }
+
+ private:
+  void note_thread() {
+    std::lock_guard l(threads_mu_);
+    threads_.insert(std::this_thread::get_id());
+  }
+  mutable std::mutex threads_mu_;
+  std::set<std::thread::id> threads_;
+};
+
+// A Recorder on its own thread, noting it.
+class ThreadNotingRecorder : public Recorder {
+ public:
+  void on_add(const ObjectPtr& obj, bool initial) override {
+    thread = std::this_thread::get_id();
+    Recorder::on_add(obj, initial);
+  }
+  std::atomic<std::thread::id> thread;
+};
+
+TEST(SharedInformerTest, InlineHandlerSeesWhatOthersSeeInOrder) {
+  auto server = std::make_shared<FakeApiServer>();
+  server->create(make_object("ns", "a"));
+  RunningInformer r(server, fast_informer_options());
+  auto inline_handler = std::make_shared<InlineRecorder>();
+  auto threaded = std::make_shared<ThreadNotingRecorder>();
+  auto reg = r.informer.add_event_handler(inline_handler);
+  ASSERT_TRUE(reg.ok());
+  ASSERT_TRUE(r.informer.add_event_handler(threaded).ok());
+  r.start();
+  ASSERT_TRUE(eventually([&] { return (*reg)->has_synced(); }));
+  EXPECT_EQ(inline_handler->events(), (std::vector<std::string>{"add ns/a@101 initial"}));
+  for (int i = 0; i < 50; ++i)
+    server->create(make_object("ns", "p" + std::to_string(i)));
+  server->update(make_object("ns", "a"));
+  server->remove("ns", "p3");
+  ASSERT_TRUE(eventually([&] { return threaded->events().size() == 53; }));
+  ASSERT_TRUE(eventually([&] { return inline_handler->events().size() == 53; }));
+  EXPECT_EQ(inline_handler->events(), threaded->events());
+  // Never on the test's thread nor on the other handler's own thread.
+  const auto threads = inline_handler->threads();
+  EXPECT_EQ(threads.count(std::this_thread::get_id()), 0u);
+  EXPECT_EQ(threads.count(threaded->thread.load()), 0u);
+}
+
+TEST(SharedInformerTest, LateInlineHandlerIsReplayedTheCacheBeforeRegistrationReturns) {
+  auto server = std::make_shared<FakeApiServer>();
+  for (int i = 0; i < 5; ++i)
+    server->create(make_object("ns", "p" + std::to_string(i)));
+  RunningInformer r(server, fast_informer_options());
+  r.start();
+  ASSERT_TRUE(eventually([&] { return r.informer.has_synced(); }));
+  auto late = std::make_shared<InlineRecorder>();
+  auto reg = r.informer.add_event_handler(late);
+  ASSERT_TRUE(reg.ok());
+  // No thread of its own to wait for: replayed by add_event_handler itself.
+  EXPECT_EQ(late->count("add"), 5u);
+  EXPECT_EQ(late->count("add ns/p2@103 initial"), 1u);
+  EXPECT_EQ(late->threads(), std::set<std::thread::id>{std::this_thread::get_id()});
+  EXPECT_TRUE((*reg)->has_synced());
+
+  ASSERT_TRUE(r.informer.remove_event_handler(*reg).ok());
+  auto other = std::make_shared<Recorder>();
+  ASSERT_TRUE(r.informer.add_event_handler(other).ok());
+  server->create(make_object("ns", "after"));
+  ASSERT_TRUE(eventually([&] { return other->count("add ns/after") == 1; }));
+  EXPECT_EQ(late->count("add ns/after"), 0u);  // removed: told nothing more
+}
+
+TEST(EventHandlerFuncsTest, DeliveryIsTheHandlersOwnThreadUnlessSet) {
+  EventHandlerFuncs f;
+  EXPECT_EQ(f.delivery(), HandlerDelivery::kOwnThread);
+  f.delivery_mode = HandlerDelivery::kInline;
+  EXPECT_EQ(f.delivery(), HandlerDelivery::kInline);
 }
 
 TEST(SharedInformerTest, StoppedInformerRefusesHandlers) {
