@@ -17,6 +17,7 @@
 #include "app/controller_manager_metrics.h"
 #include "app/controller_runner.h"
 #include "app/feature_metrics.h"
+#include "app/healthcheck_slis.h"
 #include "app/healthz.h"
 #include "app/leader_metrics.h"
 #include "app/options.h"
@@ -89,7 +90,18 @@ class ControllerManager {
       checks.push_back({std::string(leaderelection::HealthzAdaptor::name()),
                         [a = leader_health_] { return a->check(); }});
     }
-    healthz_ = std::make_shared<HealthzHandler>(std::move(checks));
+    // Every check /healthz runs is counted for /metrics/slis.
+    HealthCheckObserver observe_check;
+    if (auto slis = HealthcheckSlis::create(); slis.ok()) {
+      slis_ = std::move(*slis);
+      observe_check = [slis = slis_](std::string_view check, std::string_view type, bool ok) {
+        slis->observe(check, type, ok);
+      };
+    } else {
+      log::error("Cannot create the SLI metrics", {{"err", slis.error()}});
+    }
+    healthz_ =
+        std::make_shared<HealthzHandler>(std::move(checks), "/healthz", std::move(observe_check));
     if (auto ok = start_serving(); !ok) return fatal(ok.error());
 
     int code = 0;
@@ -164,7 +176,7 @@ class ControllerManager {
         std::make_unique<SecureServer>(SecureServerOptions{.bind_address = options_.bind_address,
                                                            .port = options_.secure_port,
                                                            .profiling = options_.profiling},
-                                       std::move(*certificate), healthz_, metrics_);
+                                       std::move(*certificate), healthz_, metrics_, slis_);
     if (auto ok = server_->start(); !ok) return fail(ok.error());
     log::info("Serving securely",
               {{"address", fmt::format("{}:{}", options_.bind_address, server_->port())}});
@@ -352,6 +364,7 @@ class ControllerManager {
   std::shared_ptr<record::EventWatcher> event_logging_;
   std::shared_ptr<record::EventWatcher> event_sink_;
   std::shared_ptr<leaderelection::HealthzAdaptor> leader_health_;
+  std::shared_ptr<HealthcheckSlis> slis_;
   std::shared_ptr<HealthzHandler> healthz_;
   std::unique_ptr<SecureServer> server_;
 };

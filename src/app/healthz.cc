@@ -68,8 +68,9 @@ NamedHealthCheck ping_check(std::string name) {
   return {std::move(name), []() -> Result<void> { return {}; }};
 }
 
-HealthzHandler::HealthzHandler(std::vector<NamedHealthCheck> checks, std::string path)
-    : path_(std::move(path)), name_(root_name(path_)) {
+HealthzHandler::HealthzHandler(std::vector<NamedHealthCheck> checks, std::string path,
+                               HealthCheckObserver observer)
+    : path_(std::move(path)), name_(root_name(path_)), observer_(std::move(observer)) {
   checks_ = std::make_shared<const CheckList>(CheckList{ping_check()});
   if (auto added = add_checks(std::move(checks)); !added) {
     log::error("Invalid health checks", {{"path", path_}, {"err", added.error()}});
@@ -148,7 +149,9 @@ HealthResponse HealthzHandler::serve_root(const CheckList& checks,
       individual += "[+]" + c.name + " excluded: ok\n";
       continue;
     }
-    if (auto result = c.check(); !result) {
+    auto result = c.check();
+    if (observer_) observer_(c.name, name_, result.ok());
+    if (!result) {
       // The reason stays out of this public answer; the log has it.
       individual += "[-]" + c.name + " failed: reason withheld\n";
       failed_log += "[-]" + c.name + " failed: " + result.error() + "\n";

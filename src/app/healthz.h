@@ -50,11 +50,18 @@ struct HealthResponse {
 std::optional<std::vector<std::string>> query_values(std::string_view raw_query,
                                                      std::string_view key);
 
+// Told the outcome of every check the aggregate endpoint runs (excluded ones
+// are not run), with the endpoint's name ("healthz") as the type: upstream's
+// slis.ObserveHealthcheck. /healthz/<name> is not observed, as upstream's.
+using HealthCheckObserver =
+    std::function<void(std::string_view check, std::string_view type, bool success)>;
+
 class HealthzHandler {
  public:
   // `path` is the root ("/healthz"); its last segment names the aggregate
   // ("healthz check passed"). With no checks at all, `ping` is installed.
-  explicit HealthzHandler(std::vector<NamedHealthCheck> checks = {}, std::string path = "/healthz");
+  explicit HealthzHandler(std::vector<NamedHealthCheck> checks = {}, std::string path = "/healthz",
+                          HealthCheckObserver observer = {});
 
   // AddHealthChecker: appends in one swap. An empty or already-installed name
   // is refused (upstream's mux would panic on the duplicate path), and then
@@ -77,6 +84,7 @@ class HealthzHandler {
 
   const std::string path_;
   const std::string name_;  // "healthz"
+  const HealthCheckObserver observer_;
   mutable std::mutex mu_;
   CheckList added_;                          // what callers added
   std::shared_ptr<const CheckList> checks_;  // installed: added_, or {ping}

@@ -140,6 +140,7 @@ struct SecureServer::Impl {
   ServingCertificate certificate;
   std::shared_ptr<const HealthzHandler> healthz;
   std::shared_ptr<const metrics::Registry> registry;
+  std::shared_ptr<HealthcheckSlis> slis;
 
   std::atomic<std::uint16_t> bound_port{0};
 
@@ -360,6 +361,18 @@ Answer SecureServer::Impl::route(const Request& req) const {
     if (registry) a.body = registry->render_text();
     return a;
   }
+  if (*path == "/metrics/slis" && slis) {
+    // metrics.HandlerWithReset: DELETE resets, any other method reads.
+    Answer a;
+    if (req.method() == http::verb::delete_) {
+      slis->reset();
+      a.body = "metrics reset\n";
+      return a;
+    }
+    a.content_type = std::string(metrics::kTextContentType);
+    a.body = slis->registry()->render_text();
+    return a;
+  }
   if (options.profiling) {
     std::string_view method(req.method_string().data(), req.method_string().size());
     if (auto flags = serve_debug_flags(method, *path, req.body())) {
@@ -420,12 +433,14 @@ Response SecureServer::Impl::respond(const Request& req, const std::string& remo
 
 SecureServer::SecureServer(SecureServerOptions options, ServingCertificate certificate,
                            std::shared_ptr<const HealthzHandler> healthz,
-                           std::shared_ptr<const metrics::Registry> registry)
+                           std::shared_ptr<const metrics::Registry> registry,
+                           std::shared_ptr<HealthcheckSlis> slis)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   impl_->certificate = std::move(certificate);
   impl_->healthz = std::move(healthz);
   impl_->registry = std::move(registry);
+  impl_->slis = std::move(slis);
 }
 
 SecureServer::~SecureServer() {

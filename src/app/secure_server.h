@@ -22,6 +22,7 @@
 #include <string>
 
 #include "api/result.h"
+#include "app/healthcheck_slis.h"
 #include "app/healthz.h"
 #include "app/serving_certificate.h"
 
@@ -48,10 +49,12 @@ struct SecureServerOptions {
 
 class SecureServer {
  public:
-  // `registry` may be null: /metrics is then an empty page.
+  // `registry` may be null: /metrics is then an empty page. `slis`, when set,
+  // is served on /metrics/slis (a DELETE there resets it).
   SecureServer(SecureServerOptions options, ServingCertificate certificate,
                std::shared_ptr<const HealthzHandler> healthz,
-               std::shared_ptr<const metrics::Registry> registry);
+               std::shared_ptr<const metrics::Registry> registry,
+               std::shared_ptr<HealthcheckSlis> slis = nullptr);
   ~SecureServer();
   SecureServer(const SecureServer&) = delete;
   SecureServer& operator=(const SecureServer&) = delete;

@@ -45,6 +45,12 @@ class MetricVec : public Collector {
     return children_.erase(values) > 0;
   }
 
+  // Drops every child (client_golang's Reset).
+  void reset() {
+    std::unique_lock lock(mu_);
+    children_.clear();
+  }
+
  protected:
   MetricVec(Desc desc, std::function<std::shared_ptr<Child>()> make)
       : desc_(std::move(desc)), make_(std::move(make)) {}

@@ -175,6 +175,18 @@ TEST_F(KcmAppTest, ServesHealthzAndMetricsAndStopsOnSigterm) {
   EXPECT_THAT(metrics, HasSubstr("# TYPE rest_client_request_duration_seconds histogram"));
   EXPECT_THAT(metrics, HasSubstr("kubernetes_build_info{"));
 
+  // /metrics/slis counts the checks the /healthz requests above ran.
+  const std::string slis = kcm.get("/metrics/slis").body;
+  EXPECT_EQ(metric_value(slis, R"(kubernetes_healthcheck{name="leaderElection",type="healthz"})"),
+            "1");
+  EXPECT_EQ(
+      metric_value(slis, R"(kubernetes_healthcheck{name="replicaset-controller",type="healthz"})"),
+      "1");
+  EXPECT_THAT(slis,
+              testing::ContainsRegex(R"(kubernetes_healthchecks_total\{name="leaderElection",)"
+                                     R"(status="success",type="healthz"\} [1-9])"));
+  EXPECT_THAT(metrics, Not(HasSubstr("kubernetes_healthcheck")));
+
   EXPECT_EQ(kcm.stop(SIGTERM), 0) << kcm.log();
   const std::string log = kcm.log();
   EXPECT_THAT(log, HasSubstr("\"Received signal, shutting down\" signal=\"SIGTERM\""));

@@ -200,6 +200,23 @@ TEST(HealthzTest, ExcludeEdgeCases) {
   }
 }
 
+TEST(HealthzTest, ObserverHearsEveryCheckTheAggregateRuns) {
+  std::vector<std::string> heard;
+  HealthzHandler h({ping_check("good"), bad_check()}, "/readyz",
+                   [&](std::string_view check, std::string_view type, bool ok) {
+                     heard.push_back(std::string(check) + " " + std::string(type) +
+                                     (ok ? " success" : " error"));
+                   });
+  ASSERT_EQ(h.serve("/readyz", "")->status, 500);
+  EXPECT_EQ(heard, (std::vector<std::string>{"good readyz success", "bad readyz error"}));
+  heard.clear();
+  // Excluded checks do not run; single-check paths are not observed.
+  ASSERT_EQ(h.serve("/readyz", "exclude=bad")->status, 200);
+  ASSERT_EQ(h.serve("/readyz/bad", "")->status, 500);
+  ASSERT_EQ(h.serve("/readyz/good", "")->status, 200);
+  EXPECT_EQ(heard, (std::vector<std::string>{"good readyz success"}));
+}
+
 TEST(HealthzTest, QueryValues) {
   EXPECT_FALSE(query_values("", "verbose"));
   EXPECT_EQ(*query_values("verbose", "verbose"), std::vector<std::string>{""});

@@ -133,7 +133,14 @@ class SecureServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(certificate().cert_pem.empty());
-    healthz_ = std::make_shared<HealthzHandler>(std::vector<NamedHealthCheck>{ping_check("good")});
+    auto slis = HealthcheckSlis::create();
+    ASSERT_TRUE(slis) << slis.error();
+    slis_ = *slis;
+    healthz_ = std::make_shared<HealthzHandler>(
+        std::vector<NamedHealthCheck>{ping_check("good")}, "/healthz",
+        [s = slis_](std::string_view check, std::string_view type, bool ok) {
+          s->observe(check, type, ok);
+        });
     registry_ = std::make_shared<metrics::Registry>();
     metrics::Opts opts;
     opts.name = "kcm_test_gauge";
@@ -149,12 +156,13 @@ class SecureServerTest : public ::testing::Test {
     SecureServerOptions o;
     o.bind_address = "127.0.0.1";
     o.pick_free_port = true;
-    server_ = std::make_unique<SecureServer>(o, certificate(), healthz_, registry_);
+    server_ = std::make_unique<SecureServer>(o, certificate(), healthz_, registry_, slis_);
     auto started = server_->start();
     ASSERT_TRUE(started) << started.error();
     ASSERT_NE(server_->port(), 0);
   }
 
+  std::shared_ptr<HealthcheckSlis> slis_;
   std::shared_ptr<HealthzHandler> healthz_;
   std::shared_ptr<metrics::Registry> registry_;
   std::unique_ptr<SecureServer> server_;
@@ -213,6 +221,46 @@ TEST_F(SecureServerTest, Metrics) {
             std::string::npos)
       << r->body;
   EXPECT_EQ(r->body, registry_->render_text());
+}
+
+TEST_F(SecureServerTest, SliMetricsCountTheChecksHealthzRuns) {
+  auto r = fetch(server_->port(), "/metrics/slis");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->content_type, "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(r->body, "");  // no check has run yet
+
+  ASSERT_TRUE(healthz_->add_checks(
+      {{"leaderElection", []() -> Result<void> { return fail("lease expired"); }}}));
+  ASSERT_EQ(fetch(server_->port(), "/healthz")->status, 500);
+  ASSERT_EQ(fetch(server_->port(), "/healthz?exclude=leaderElection")->status, 200);
+  ASSERT_EQ(fetch(server_->port(), "/healthz/good")->status, 200);  // not counted
+  r = fetch(server_->port(), "/metrics/slis");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->body,
+            "# HELP kubernetes_healthcheck [STABLE] This metric records the result of a single "
+            "healthcheck.\n"
+            "# TYPE kubernetes_healthcheck gauge\n"
+            "kubernetes_healthcheck{name=\"good\",type=\"healthz\"} 1\n"
+            "kubernetes_healthcheck{name=\"leaderElection\",type=\"healthz\"} 0\n"
+            "# HELP kubernetes_healthchecks_total [STABLE] This metric records the results of all "
+            "healthcheck.\n"
+            "# TYPE kubernetes_healthchecks_total counter\n"
+            "kubernetes_healthchecks_total{name=\"good\",status=\"success\",type=\"healthz\"} 2\n"
+            "kubernetes_healthchecks_total{name=\"leaderElection\",status=\"error\","
+            "type=\"healthz\"} 1\n");
+  // Not on the main registry.
+  EXPECT_EQ(fetch(server_->port(), "/metrics")->body.find("kubernetes_healthcheck"),
+            std::string::npos);
+
+  Client c(server_->port(), ca_pem());
+  ASSERT_TRUE(c.connect());
+  auto reset = c.get("/metrics/slis", http::verb::delete_, "");
+  ASSERT_TRUE(reset) << reset.error();
+  EXPECT_EQ(reset->status, 200);
+  EXPECT_EQ(reset->body, "metrics reset\n");
+  EXPECT_EQ(reset->content_type, "text/plain; charset=utf-8");
+  EXPECT_EQ(fetch(server_->port(), "/metrics/slis")->body, "");
 }
 
 TEST_F(SecureServerTest, NotFound) {
