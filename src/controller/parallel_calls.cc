@@ -70,7 +70,13 @@ void ParallelCalls::work_on(Job& job) {
     lock.unlock();
     (*job.fn)(i);
     lock.lock();
-    if (++job.returned == job.n) done_.notify_all();
+    if (++job.returned == job.n) {
+      // The last call: nothing is left to take. Woken after the unlock, the
+      // caller does not block on the mutex this thread still holds.
+      lock.unlock();
+      done_.notify_all();
+      return;
+    }
   }
 }
 
