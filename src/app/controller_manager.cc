@@ -94,8 +94,8 @@ class ControllerManager {
     HealthCheckObserver observe_check;
     if (auto slis = HealthcheckSlis::create(); slis.ok()) {
       slis_ = std::move(*slis);
-      observe_check = [slis = slis_](std::string_view check, std::string_view type, bool ok) {
-        slis->observe(check, type, ok);
+      observe_check = [sink = slis_](std::string_view check, std::string_view type, bool ok) {
+        sink->observe(check, type, ok);
       };
     } else {
       log::error("Cannot create the SLI metrics", {{"err", slis.error()}});

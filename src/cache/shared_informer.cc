@@ -136,7 +136,10 @@ Result<std::shared_ptr<ResourceEventHandlerRegistration>> SharedIndexInformer::a
     listeners_.push_back(listener);
     if (listeners_started_) listener->start();
   }
-  indexer_->for_each([&](const ObjectPtr& obj) { listener->add(AddNotification{obj, true}); });
+  // From a copy of the list: an inline handler runs in add() and may read
+  // this informer's cache, which for_each would hold locked.
+  for (ObjectPtr& obj : indexer_->list())
+    listener->add(AddNotification{std::move(obj), true});
   return std::shared_ptr<ResourceEventHandlerRegistration>(listener);
 }
 

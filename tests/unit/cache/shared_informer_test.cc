@@ -316,6 +316,18 @@ TEST(SharedInformerTest, LateInlineHandlerIsReplayedTheCacheBeforeRegistrationRe
   EXPECT_EQ(late->threads(), std::set<std::thread::id>{std::this_thread::get_id()});
   EXPECT_TRUE((*reg)->has_synced());
 
+  // An inline handler may read the informer's own cache while it is replayed.
+  auto reader = std::make_shared<EventHandlerFuncs>();
+  std::vector<std::string> found;
+  reader->delivery_mode = HandlerDelivery::kInline;
+  reader->add = [&](const ObjectPtr& obj, bool) {
+    if (r.informer.indexer()->get_by_key(obj->key())) found.emplace_back(obj->key());
+  };
+  auto reader_reg = r.informer.add_event_handler(reader);
+  ASSERT_TRUE(reader_reg.ok());
+  EXPECT_EQ(found.size(), 5u);
+  ASSERT_TRUE(r.informer.remove_event_handler(*reader_reg).ok());
+
   ASSERT_TRUE(r.informer.remove_event_handler(*reg).ok());
   auto other = std::make_shared<Recorder>();
   ASSERT_TRUE(r.informer.add_event_handler(other).ok());
