@@ -19,12 +19,12 @@ constexpr std::string_view kIndex =
     "</body>\n</html>\n";
 
 // writePlainText: the text and a newline (fmt.Fprintln).
-DebugFlagsAnswer plain_text(int status, std::string text) {
+HttpAnswer plain_text(int status, std::string text) {
   return {status, "text/plain", true, std::move(text) + "\n"};
 }
 
 // StringFlagPutHandler(GlogSetter).
-DebugFlagsAnswer set_verbosity(std::string_view method, std::string_view body) {
+HttpAnswer set_verbosity(std::string_view method, std::string_view body) {
   if (method != "PUT") return plain_text(406, "unsupported http method");
   // klog's Level.Set: strconv.ParseInt(value, 10, 32), the body exactly as sent.
   const auto level = api::parse_go_int(body, 10, 32);
@@ -38,12 +38,12 @@ DebugFlagsAnswer set_verbosity(std::string_view method, std::string_view body) {
 
 }  // namespace
 
-std::optional<DebugFlagsAnswer> serve_debug_flags(std::string_view method, std::string_view path,
-                                                  std::string_view body) {
+std::optional<HttpAnswer> serve_debug_flags(std::string_view method, std::string_view path,
+                                            std::string_view body) {
   if (path == kVerbosityPath) return set_verbosity(method, body);
   if (path == kFlagsPath || path.starts_with(kFlagsPrefix)) {
     // Index answers every method; Go sniffs the page's type.
-    return DebugFlagsAnswer{200, "text/html; charset=utf-8", false, std::string(kIndex)};
+    return HttpAnswer{200, "text/html; charset=utf-8", false, std::string(kIndex)};
   }
   return std::nullopt;
 }

@@ -8,18 +8,13 @@
 #include <string>
 #include <string_view>
 
-namespace kcm::app {
+#include "app/http_answer.h"
 
-struct DebugFlagsAnswer {
-  int status = 200;
-  std::string content_type;
-  bool nosniff = false;
-  std::string body;
-};
+namespace kcm::app {
 
 // The answer for `path` (already unescaped), or nothing when the path is not
 // under /debug/flags.
-std::optional<DebugFlagsAnswer> serve_debug_flags(std::string_view method, std::string_view path,
-                                                  std::string_view body);
+std::optional<HttpAnswer> serve_debug_flags(std::string_view method, std::string_view path,
+                                            std::string_view body);
 
 }  // namespace kcm::app

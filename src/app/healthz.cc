@@ -23,16 +23,6 @@ std::string format_quoted(const std::vector<std::string>& names) {
   return out;
 }
 
-// http.Error: the text plus a newline, plain text, nosniff.
-HealthResponse http_error(int status, std::string text) {
-  HealthResponse r;
-  r.status = status;
-  r.nosniff = true;
-  r.body = std::move(text);
-  r.body.push_back('\n');
-  return r;
-}
-
 std::string root_name(std::string_view path) {
   while (!path.empty() && path.front() == '/')
     path.remove_prefix(1);
@@ -115,8 +105,8 @@ std::shared_ptr<const HealthzHandler::CheckList> HealthzHandler::snapshot() cons
   return checks_;
 }
 
-std::optional<HealthResponse> HealthzHandler::serve(std::string_view path,
-                                                    std::string_view raw_query) const {
+std::optional<HttpAnswer> HealthzHandler::serve(std::string_view path,
+                                                std::string_view raw_query) const {
   const auto checks = snapshot();
   if (path == path_) return serve_root(*checks, raw_query);
   if (path.size() <= path_.size() + 1 || !path.starts_with(path_) || path[path_.size()] != '/') {
@@ -130,13 +120,12 @@ std::optional<HealthResponse> HealthzHandler::serve(std::string_view path,
   if (auto result = it->check(); !result) {
     return http_error(500, "internal server error: " + result.error());
   }
-  HealthResponse ok;
+  HttpAnswer ok;
   ok.body = "ok";
   return ok;
 }
 
-HealthResponse HealthzHandler::serve_root(const CheckList& checks,
-                                          std::string_view raw_query) const {
+HttpAnswer HealthzHandler::serve_root(const CheckList& checks, std::string_view raw_query) const {
   std::set<std::string> excluded;
   if (auto values = query_values(raw_query, "exclude"))
     excluded.insert(values->begin(), values->end());
@@ -176,7 +165,7 @@ HealthResponse HealthzHandler::serve_root(const CheckList& checks,
     }
     return http_error(500, individual + name_ + " check failed");
   }
-  HealthResponse ok;
+  HttpAnswer ok;
   ok.nosniff = true;
   if (!query_values(raw_query, "verbose")) {
     ok.body = "ok";

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "api/result.h"
+#include "app/http_answer.h"
 
 namespace kcm::app {
 
@@ -30,18 +31,6 @@ struct NamedHealthCheck {
 // A check that always passes (healthz.PingHealthz, or a controller's
 // NamedPingChecker when it supplies no real check).
 NamedHealthCheck ping_check(std::string name = "ping");
-
-// What an endpoint answers, before the server's own headers (Date,
-// Content-Length, Cache-Control).
-struct HealthResponse {
-  int status = 200;
-  // Go's net/http: handlers set text/plain explicitly or it is sniffed to the
-  // same value from "ok".
-  std::string content_type = "text/plain; charset=utf-8";
-  // X-Content-Type-Options: nosniff (set by http.Error and the root handler).
-  bool nosniff = false;
-  std::string body;
-};
 
 // Go's url.ParseQuery, as far as health endpoints read it: pairs split on
 // '&', key and value split on the first '=', '+' and %XX decoded; pairs with
@@ -73,14 +62,14 @@ class HealthzHandler {
 
   // The answer for `path` ("/healthz" or "/healthz/<name>") and its raw query
   // (without '?'); nullopt when the path is not one of ours (404).
-  std::optional<HealthResponse> serve(std::string_view path, std::string_view raw_query) const;
+  std::optional<HttpAnswer> serve(std::string_view path, std::string_view raw_query) const;
 
   const std::string& path() const { return path_; }
 
  private:
   using CheckList = std::vector<NamedHealthCheck>;
   std::shared_ptr<const CheckList> snapshot() const;
-  HealthResponse serve_root(const CheckList& checks, std::string_view raw_query) const;
+  HttpAnswer serve_root(const CheckList& checks, std::string_view raw_query) const;
 
   const std::string path_;
   const std::string name_;  // "healthz"

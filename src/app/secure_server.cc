@@ -113,24 +113,8 @@ std::string http_date() {
   return buf;
 }
 
-struct Answer {
-  int status = 200;
-  std::string content_type{kTextPlain};
-  bool nosniff = false;
-  std::string body;
-};
-
-// http.Error.
-Answer text_error(int status, std::string_view text) {
-  Answer a;
-  a.status = status;
-  a.nosniff = true;
-  a.body = std::string(text) + "\n";
-  return a;
-}
-
-Answer not_found() {
-  return text_error(404, "404 page not found");
+HttpAnswer not_found() {
+  return http_error(404, "404 page not found");
 }
 
 }  // namespace
@@ -165,7 +149,7 @@ struct SecureServer::Impl {
   Result<void> listen();
   net::awaitable<void> accept_loop();
   net::awaitable<void> session(tcp::socket socket);
-  Answer route(const Request& req) const;
+  HttpAnswer route(const Request& req) const;
   Response respond(const Request& req, const std::string& remote) const;
 
   // RAII registration of a live connection.
@@ -340,7 +324,7 @@ net::awaitable<void> SecureServer::Impl::session(tcp::socket socket) {
   co_await stream->async_shutdown(kUseTuple);
 }
 
-Answer SecureServer::Impl::route(const Request& req) const {
+HttpAnswer SecureServer::Impl::route(const Request& req) const {
   std::string_view target(req.target().data(), req.target().size());
   // Absolute-form targets ("https://host/path").
   if (const auto scheme = target.find("://");
@@ -353,17 +337,17 @@ Answer SecureServer::Impl::route(const Request& req) const {
   const std::string_view raw_query =
       q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
   const auto path = url_unescape(raw_path, /*plus_is_space=*/false);
-  if (!path) return text_error(400, "400 Bad Request");
+  if (!path) return http_error(400, "400 Bad Request");
 
   if (*path == "/metrics") {
-    Answer a;
+    HttpAnswer a;
     a.content_type = std::string(metrics::kTextContentType);
     if (registry) a.body = registry->render_text();
     return a;
   }
   if (*path == "/metrics/slis" && slis) {
     // metrics.HandlerWithReset: DELETE resets, any other method reads.
-    Answer a;
+    HttpAnswer a;
     if (req.method() == http::verb::delete_) {
       slis->reset();
       a.body = "metrics reset\n";
@@ -375,27 +359,19 @@ Answer SecureServer::Impl::route(const Request& req) const {
   }
   if (options.profiling) {
     std::string_view method(req.method_string().data(), req.method_string().size());
-    if (auto flags = serve_debug_flags(method, *path, req.body())) {
-      return Answer{flags->status, std::move(flags->content_type), flags->nosniff,
-                    std::move(flags->body)};
-    }
+    if (auto flags = serve_debug_flags(method, *path, req.body())) return std::move(*flags);
   }
   if (healthz && (*path == healthz->path() || path->starts_with(healthz->path() + "/"))) {
     auto h = healthz->serve(*path, raw_query);
     if (!h) return not_found();
-    Answer a;
-    a.status = h->status;
-    a.content_type = std::move(h->content_type);
-    a.nosniff = h->nosniff;
-    a.body = std::move(h->body);
-    return a;
+    return std::move(*h);
   }
   return not_found();
 }
 
 Response SecureServer::Impl::respond(const Request& req, const std::string& remote) const {
   const auto start = std::chrono::steady_clock::now();
-  Answer answer;
+  HttpAnswer answer;
   try {
     answer = route(req);
   } catch (const std::exception& e) {
@@ -404,7 +380,7 @@ Response SecureServer::Impl::respond(const Request& req, const std::string& remo
                                      {"URI", std::string(req.target())},
                                      {"err", e.what()}});
     answer =
-        text_error(500, "This request caused apiserver to panic. Look in the logs for details.");
+        http_error(500, "This request caused apiserver to panic. Look in the logs for details.");
   }
   Response res{static_cast<http::status>(answer.status), req.version()};
   res.set(http::field::cache_control, "no-cache, private");

@@ -1,5 +1,6 @@
 #include "tls/go_cipher_suites.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -53,18 +54,9 @@ bool is_tls13_suite(std::uint16_t id) {
   return id == kAes128GcmSha256 || id == kAes256GcmSha384 || id == kChaCha20Poly1305Sha256;
 }
 
-bool offers(std::span<const std::uint16_t> offered, std::uint16_t id) {
-  for (const std::uint16_t s : offered) {
-    if (s == id) return true;
-  }
-  return false;
+const std::array<std::uint16_t, 3>& preference_list(bool aes_gcm_first) {
+  return aes_gcm_first ? kWithAesHardware : kWithoutAesHardware;
 }
-
-// Joined OpenSSL names of a preference list, for SSL_CTX_set_ciphersuites.
-constexpr const char* kClientWithAesHardware =
-    "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
-constexpr const char* kClientWithoutAesHardware =
-    "TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384";
 
 int on_client_hello(SSL* ssl, int* alert, void* /*arg*/) {
   const unsigned char* bytes = nullptr;
@@ -114,10 +106,8 @@ bool aes_gcm_preferred(std::span<const std::uint16_t> offered) {
 
 std::optional<std::uint16_t> go_server_choice(std::span<const std::uint16_t> offered,
                                               bool aes_gcm_hardware) {
-  const auto& preference =
-      aes_gcm_hardware && aes_gcm_preferred(offered) ? kWithAesHardware : kWithoutAesHardware;
-  for (const std::uint16_t id : preference) {
-    if (offers(offered, id)) return id;
+  for (const std::uint16_t id : preference_list(aes_gcm_hardware && aes_gcm_preferred(offered))) {
+    if (std::ranges::find(offered, id) != offered.end()) return id;
   }
   return std::nullopt;
 }
@@ -136,8 +126,13 @@ std::string_view tls13_suite_name(std::uint16_t suite) {
 }
 
 bool offer_tls13_suites_as_go_client(SSL_CTX* ctx) {
-  return SSL_CTX_set_ciphersuites(
-             ctx, has_aes_gcm_hardware() ? kClientWithAesHardware : kClientWithoutAesHardware) == 1;
+  // The preference list's OpenSSL names, joined as SSL_CTX_set_ciphersuites takes them.
+  std::string names;
+  for (const std::uint16_t id : preference_list(has_aes_gcm_hardware())) {
+    if (!names.empty()) names += ':';
+    names += tls13_suite_name(id);
+  }
+  return SSL_CTX_set_ciphersuites(ctx, names.c_str()) == 1;
 }
 
 void choose_tls13_suites_as_go_server(SSL_CTX* ctx) {
