@@ -9,6 +9,7 @@
 #include <stop_token>
 #include <string>
 
+#include "app/controller_debug.h"
 #include "app/healthz.h"
 
 namespace kcm::app {
@@ -24,12 +25,17 @@ class Controller {
   // The check served at /healthz/<controller name>; nullopt serves a ping
   // (upstream's HealthCheckable, or NamedPingChecker when not implemented).
   virtual std::optional<HealthCheck> health_check() const { return std::nullopt; }
+
+  // Served at /debug/controllers/<controller name> and below; null for none
+  // (upstream's Debuggable, which most controllers do not implement).
+  virtual DebugHandler debug_handler() const { return nullptr; }
 };
 
-// A Controller from a run function (and an optional health check), for
-// controllers whose class already has a run(workers, stop) of its own:
+// A Controller from a run function (and an optional health check and debug
+// handler), for controllers whose class already has a run(workers, stop):
 //   return make_controller([c](std::stop_token s) { c->run(workers, s); });
 std::unique_ptr<Controller> make_controller(std::function<void(std::stop_token)> run,
-                                            std::optional<HealthCheck> health = std::nullopt);
+                                            std::optional<HealthCheck> health = std::nullopt,
+                                            DebugHandler debug = nullptr);
 
 }  // namespace kcm::app

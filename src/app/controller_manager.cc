@@ -172,11 +172,11 @@ class ControllerManager {
     if (options_.secure_port == 0) return {};
     auto certificate = load_serving_certificate(certificate_sources(options_));
     if (!certificate.ok()) return fail(certificate.error());
-    server_ =
-        std::make_unique<SecureServer>(SecureServerOptions{.bind_address = options_.bind_address,
-                                                           .port = options_.secure_port,
-                                                           .profiling = options_.profiling},
-                                       std::move(*certificate), healthz_, metrics_, slis_);
+    server_ = std::make_unique<SecureServer>(
+        SecureServerOptions{.bind_address = options_.bind_address,
+                            .port = options_.secure_port,
+                            .profiling = options_.profiling},
+        std::move(*certificate), healthz_, metrics_, slis_, debug_handlers_);
     if (auto ok = server_->start(); !ok) return fail(ok.error());
     log::info("Serving securely",
               {{"address", fmt::format("{}:{}", options_.bind_address, server_->port())}});
@@ -264,6 +264,8 @@ class ControllerManager {
     }
     if (auto ok = healthz_->add_checks(controller_health_checks(*controllers)); !ok)
       log::error("Cannot add health checks", {{"err", ok.error()}});
+    if (auto ok = install_debug_handlers(*controllers, *debug_handlers_); !ok)
+      log::error("Cannot install the controllers' debug handlers", {{"err", ok.error()}});
 
     informers.start(stop);
     metadata_informers.start(stop);
@@ -366,6 +368,8 @@ class ControllerManager {
   std::shared_ptr<leaderelection::HealthzAdaptor> leader_health_;
   std::shared_ptr<HealthcheckSlis> slis_;
   std::shared_ptr<HealthzHandler> healthz_;
+  const std::shared_ptr<ControllerDebugHandlers> debug_handlers_ =
+      std::make_shared<ControllerDebugHandlers>();
   std::unique_ptr<SecureServer> server_;
 };
 

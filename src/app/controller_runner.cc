@@ -49,6 +49,16 @@ std::vector<NamedHealthCheck> controller_health_checks(
   return checks;
 }
 
+Result<void> install_debug_handlers(const std::vector<BuiltController>& controllers,
+                                    ControllerDebugHandlers& handlers) {
+  for (const BuiltController& c : controllers) {
+    if (DebugHandler h = c.controller->debug_handler()) {
+      if (auto ok = handlers.add(c.name, std::move(h)); !ok) return ok;
+    }
+  }
+  return {};
+}
+
 std::vector<std::string> unimplemented_controllers(
     const std::vector<ControllerDescriptor>& descriptors,
     const std::vector<std::string>& resolved_controllers) {

@@ -34,6 +34,11 @@ Result<std::vector<BuiltController>> build_controllers(
 std::vector<NamedHealthCheck> controller_health_checks(
     const std::vector<BuiltController>& controllers);
 
+// Mounts each built controller's debug handler under its name (upstream
+// mounts them as it builds the controllers). An error names a duplicate.
+Result<void> install_debug_handlers(const std::vector<BuiltController>& controllers,
+                                    ControllerDebugHandlers& handlers);
+
 // Canonical names enabled by `resolved_controllers` that kcm has no
 // descriptor for (upstream runs them; kcm says once that it does not).
 std::vector<std::string> unimplemented_controllers(

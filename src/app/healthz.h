@@ -32,13 +32,6 @@ struct NamedHealthCheck {
 // NamedPingChecker when it supplies no real check).
 NamedHealthCheck ping_check(std::string name = "ping");
 
-// Go's url.ParseQuery, as far as health endpoints read it: pairs split on
-// '&', key and value split on the first '=', '+' and %XX decoded; pairs with
-// ';' or a bad escape are dropped. Returns the values of `key` in order;
-// nullopt when the key is absent (`?verbose` alone yields {""}).
-std::optional<std::vector<std::string>> query_values(std::string_view raw_query,
-                                                     std::string_view key);
-
 // Told the outcome of every check the aggregate endpoint runs (excluded ones
 // are not run), with the endpoint's name ("healthz") as the type: upstream's
 // slis.ObserveHealthcheck. /healthz/<name> is not observed, as upstream's.

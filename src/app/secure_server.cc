@@ -125,6 +125,7 @@ struct SecureServer::Impl {
   std::shared_ptr<const HealthzHandler> healthz;
   std::shared_ptr<const metrics::Registry> registry;
   std::shared_ptr<HealthcheckSlis> slis;
+  std::shared_ptr<const ControllerDebugHandlers> debug;
 
   std::atomic<std::uint16_t> bound_port{0};
 
@@ -361,6 +362,9 @@ HttpAnswer SecureServer::Impl::route(const Request& req) const {
     std::string_view method(req.method_string().data(), req.method_string().size());
     if (auto flags = serve_debug_flags(method, *path, req.body())) return std::move(*flags);
   }
+  if (debug) {
+    if (auto a = debug->serve(*path, raw_query)) return std::move(*a);
+  }
   if (healthz && (*path == healthz->path() || path->starts_with(healthz->path() + "/"))) {
     auto h = healthz->serve(*path, raw_query);
     if (!h) return not_found();
@@ -410,13 +414,15 @@ Response SecureServer::Impl::respond(const Request& req, const std::string& remo
 SecureServer::SecureServer(SecureServerOptions options, ServingCertificate certificate,
                            std::shared_ptr<const HealthzHandler> healthz,
                            std::shared_ptr<const metrics::Registry> registry,
-                           std::shared_ptr<HealthcheckSlis> slis)
+                           std::shared_ptr<HealthcheckSlis> slis,
+                           std::shared_ptr<const ControllerDebugHandlers> debug)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   impl_->certificate = std::move(certificate);
   impl_->healthz = std::move(healthz);
   impl_->registry = std::move(registry);
   impl_->slis = std::move(slis);
+  impl_->debug = std::move(debug);
 }
 
 SecureServer::~SecureServer() {

@@ -1,6 +1,7 @@
 // kcm's HTTPS endpoint (--bind-address:--secure-port, 10257 by default):
 // /healthz and /healthz/<check> from the mutable healthz handler, /metrics
 // from a metrics registry, /debug/flags with --profiling (app/debug_flags.h),
+// the controllers' /debug/controllers/<name> (app/controller_debug.h),
 // "404 page not found" for everything else (the controller-manager's base
 // mux). Every answer carries
 // "Cache-Control: no-cache, private", as upstream's filter chain adds it.
@@ -22,6 +23,7 @@
 #include <string>
 
 #include "api/result.h"
+#include "app/controller_debug.h"
 #include "app/healthcheck_slis.h"
 #include "app/healthz.h"
 #include "app/serving_certificate.h"
@@ -50,11 +52,13 @@ struct SecureServerOptions {
 class SecureServer {
  public:
   // `registry` may be null: /metrics is then an empty page. `slis`, when set,
-  // is served on /metrics/slis (a DELETE there resets it).
+  // is served on /metrics/slis (a DELETE there resets it); `debug`, when set,
+  // under /debug/controllers/.
   SecureServer(SecureServerOptions options, ServingCertificate certificate,
                std::shared_ptr<const HealthzHandler> healthz,
                std::shared_ptr<const metrics::Registry> registry,
-               std::shared_ptr<HealthcheckSlis> slis = nullptr);
+               std::shared_ptr<HealthcheckSlis> slis = nullptr,
+               std::shared_ptr<const ControllerDebugHandlers> debug = nullptr);
   ~SecureServer();
   SecureServer(const SecureServer&) = delete;
   SecureServer& operator=(const SecureServer&) = delete;

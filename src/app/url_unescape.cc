@@ -33,4 +33,27 @@ std::optional<std::string> url_unescape(std::string_view s, bool plus_is_space) 
   return out;
 }
 
+std::optional<std::vector<std::string>> query_values(std::string_view raw_query,
+                                                     std::string_view key) {
+  std::optional<std::vector<std::string>> found;
+  while (!raw_query.empty()) {
+    const std::size_t amp = raw_query.find('&');
+    std::string_view pair = raw_query.substr(0, amp);
+    raw_query = amp == std::string_view::npos ? std::string_view() : raw_query.substr(amp + 1);
+    if (pair.empty() || pair.find(';') != std::string_view::npos) continue;
+    const std::size_t eq = pair.find('=');
+    const std::string_view raw_key = pair.substr(0, eq);
+    const std::string_view raw_value =
+        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    const auto k = url_unescape(raw_key, /*plus_is_space=*/true);
+    if (!k) continue;
+    const auto v = url_unescape(raw_value, /*plus_is_space=*/true);
+    if (!v) continue;
+    if (*k != key) continue;
+    if (!found) found.emplace();
+    found->push_back(*v);
+  }
+  return found;
+}
+
 }  // namespace kcm::app

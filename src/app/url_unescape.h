@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kcm::app {
 
@@ -12,5 +13,12 @@ namespace kcm::app {
 // digits. With `plus_is_space` a '+' reads as a space (url.QueryUnescape);
 // without, it stays (url.PathUnescape).
 std::optional<std::string> url_unescape(std::string_view s, bool plus_is_space);
+
+// Go's url.ParseQuery, as far as kcm's endpoints read it: pairs split on
+// '&', key and value split on the first '=', '+' and %XX decoded; pairs with
+// ';' or a bad escape are dropped. Returns the values of `key` in order;
+// nullopt when the key is absent (`?verbose` alone yields {""}).
+std::optional<std::vector<std::string>> query_values(std::string_view raw_query,
+                                                     std::string_view key);
 
 }  // namespace kcm::app

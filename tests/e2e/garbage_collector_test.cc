@@ -298,6 +298,53 @@ TEST_P(GarbageCollectorTest, BackgroundCascadeDeletesTheReplicaSetAndPodsAfterTh
   EXPECT_EQ(pod_watch.names(), names) << pod_watch.output();
 }
 
+TEST_P(GarbageCollectorTest, DebugGraphShowsTheDeploymentsOwnershipChain) {
+  create_ready("graph", 2);
+  const std::string d_uid = jsonpath({"deployment", "graph"}, "{.metadata.uid}");
+  const std::vector<std::string> rs = replica_sets("graph");
+  ASSERT_EQ(rs.size(), 1u);
+  const std::string rs_uid = split(rs[0], '|')[1];
+  const std::vector<PodInfo> ps = pods("graph");
+  ASSERT_EQ(ps.size(), 2u);
+
+  // upstream's debugging endpoint: the part of the graph connected to the
+  // Deployment, dependents pointing at their owners.
+  const std::string path = "/debug/controllers/garbage-collector-controller/graph?uid=" + d_uid;
+  std::string dot;
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto r = kcm_->get(path);
+        dot = r.body;
+        return r.status == 200 && dot.find("\"" + ps[1].uid + "\" -> ") != std::string::npos;
+      },
+      seconds(20)))
+      << dot;
+  EXPECT_TRUE(dot.starts_with("strict digraph full {\n  // Node definitions.\n")) << dot;
+  EXPECT_NE(dot.find("  \"" + rs_uid + "\" -> \"" + d_uid + "\";\n"), std::string::npos) << dot;
+  for (const PodInfo& p : ps)
+    EXPECT_NE(dot.find("  \"" + p.uid + "\" -> \"" + rs_uid + "\";\n"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("    label=\"uid=" + d_uid + "\\nnamespace=" + ns_ +
+                     "\\nDeployment.v1.apps/graph\\n\"\n"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("    label=\"uid=" + ps[0].uid + "\\nnamespace=" + ns_ + "\\nPod.v1/" +
+                     ps[0].name + "\\n\"\n"),
+            std::string::npos)
+      << dot;
+  // Three objects' worth of nodes: the Deployment, its ReplicaSet, two pods.
+  std::size_t vertices = 0;
+  for (std::size_t at = dot.find(" [\n"); at != std::string::npos; at = dot.find(" [\n", at + 1))
+    ++vertices;
+  EXPECT_EQ(vertices, 4u) << dot;
+  EXPECT_TRUE(dot.ends_with("}\n")) << dot;
+
+  // Only /graph is served below the controller's prefix.
+  const auto bare = kcm_->get("/debug/controllers/garbage-collector-controller");
+  EXPECT_EQ(bare.status, 404);
+  EXPECT_EQ(bare.body, "\n");
+  EXPECT_EQ(kcm_->get("/debug/controllers/deployment-controller/graph").status, 404);
+}
+
 TEST_P(GarbageCollectorTest, ForegroundCascadeDeletesTheDeploymentLast) {
   create_ready("web");
   const std::vector<std::string> rs = replica_sets("web");

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cache/wait.h"
+#include "controllers/garbagecollector/dump.h"
 #include "controllers/garbagecollector/patch.h"
 #include "log/log.h"
 #include "log/thread_name.h"
@@ -567,6 +568,13 @@ bool GarbageCollector::attempt_to_orphan_worker(const std::string& uid) {
     return false;
   }
   return true;
+}
+
+std::string GarbageCollector::graph_dot(const std::optional<std::vector<std::string>>& uids) const {
+  // The vertices are copies: the text is written outside the graph's lock.
+  const DotGraph graph = builder_.read_graph(
+      [&](const Graph& g) { return uids ? dot_graph_for(g, *uids) : dot_graph(g); });
+  return marshal_dot(graph);
 }
 
 }  // namespace kcm::controllers::garbagecollector

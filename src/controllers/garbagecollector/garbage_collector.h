@@ -110,6 +110,10 @@ class GarbageCollector {
   // upstream attemptToDeleteItem.
   Result<ItemOutcome, std::string> attempt_to_delete_item(const Node& item);
 
+  // The debugging endpoint's graph (upstream debugHTTPHandler): DOT text of
+  // the whole graph, or with `uids` of the part connected to them.
+  std::string graph_dot(const std::optional<std::vector<std::string>>& uids) const;
+
   GraphBuilder& graph_builder() { return builder_; }
   RestMapper& rest_mapper() { return mapper_; }
   ReferenceCache& absent_owners() { return *absent_owners_; }

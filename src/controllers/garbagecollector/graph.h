@@ -66,6 +66,12 @@ class Graph {
   Node& put(Node node);
   void erase(const std::string& uid);
   std::size_t size() const { return nodes_.size(); }
+  // Calls `fn(const Node&)` for every node, in no particular order.
+  template <typename Fn>
+  void for_each(Fn&& fn) const {
+    for (const auto& [uid, node] : nodes_)
+      fn(node);
+  }
 
   // The dependents of `node` present in the graph.
   std::vector<const Node*> dependents_of(const Node& node) const;

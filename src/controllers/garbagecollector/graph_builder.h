@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/json.h"
@@ -94,6 +95,13 @@ class GraphBuilder {
     return dependents(uid, true);
   }
   std::size_t size() const;
+  // `fn(const Graph&)` under the graph's lock; what it returns must not
+  // point into the graph.
+  template <typename Fn>
+  auto read_graph(Fn&& fn) const {
+    const std::lock_guard lock(graph_mu_);
+    return fn(std::as_const(graph_));
+  }
 
  private:
   void add_dependent_to_owners(Node& n, const std::vector<OwnerReference>& owners);

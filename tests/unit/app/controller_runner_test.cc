@@ -101,6 +101,30 @@ TEST(ControllerHealthChecks, OwnCheckOrPing) {
   EXPECT_EQ(checks[1].check().error(), "sick");
 }
 
+TEST(ControllerDebugHandlers, MountedUnderTheControllersName) {
+  std::vector<BuiltController> controllers;
+  controllers.push_back({"plain-controller", make_controller([](std::stop_token) {})});
+  controllers.push_back(
+      {"graph-controller", make_controller([](std::stop_token) {}, std::nullopt,
+                                           [](std::string_view path, std::string_view) {
+                                             HttpAnswer a;
+                                             a.body = "seen " + std::string(path);
+                                             return a;
+                                           })});
+  ControllerDebugHandlers handlers;
+  ASSERT_TRUE(install_debug_handlers(controllers, handlers).ok());
+  const auto a = handlers.serve("/debug/controllers/graph-controller/graph", "");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->body, "seen /graph");
+  // No handler, no answer: the server's 404.
+  EXPECT_FALSE(handlers.serve("/debug/controllers/plain-controller/graph", ""));
+  EXPECT_FALSE(handlers.serve("/debug/graph-controller/graph", ""));
+  // Installing the same controllers again names the duplicate.
+  const auto again = install_debug_handlers(controllers, handlers);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error(), "a debug handler is already installed for graph-controller");
+}
+
 TEST(UnimplementedControllers, ListsEnabledNamesWithoutDescriptor) {
   const std::vector<ControllerDescriptor> descriptors = {
       returns_controller("deployment-controller"), returns_controller("replicaset-controller")};

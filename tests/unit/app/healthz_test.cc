@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "app/url_unescape.h"
+
 namespace kcm::app {
 namespace {
 
@@ -217,7 +219,7 @@ TEST(HealthzTest, ObserverHearsEveryCheckTheAggregateRuns) {
   EXPECT_EQ(heard, (std::vector<std::string>{"good readyz success"}));
 }
 
-TEST(HealthzTest, QueryValues) {
+TEST(UrlQueryTest, ValuesAsGoParsesThem) {
   EXPECT_FALSE(query_values("", "verbose"));
   EXPECT_EQ(*query_values("verbose", "verbose"), std::vector<std::string>{""});
   EXPECT_EQ(*query_values("verbose=", "verbose"), std::vector<std::string>{""});

@@ -156,7 +156,15 @@ class SecureServerTest : public ::testing::Test {
     SecureServerOptions o;
     o.bind_address = "127.0.0.1";
     o.pick_free_port = true;
-    server_ = std::make_unique<SecureServer>(o, certificate(), healthz_, registry_, slis_);
+    debug_ = std::make_shared<ControllerDebugHandlers>();
+    // Echoes what it was given, as the path it sees and the query.
+    ASSERT_TRUE(debug_->add("echo-controller", [](std::string_view path, std::string_view query) {
+      HttpAnswer a;
+      a.content_type = "text/vnd.graphviz";
+      a.body = "path=" + std::string(path) + " query=" + std::string(query);
+      return a;
+    }));
+    server_ = std::make_unique<SecureServer>(o, certificate(), healthz_, registry_, slis_, debug_);
     auto started = server_->start();
     ASSERT_TRUE(started) << started.error();
     ASSERT_NE(server_->port(), 0);
@@ -165,6 +173,7 @@ class SecureServerTest : public ::testing::Test {
   std::shared_ptr<HealthcheckSlis> slis_;
   std::shared_ptr<HealthzHandler> healthz_;
   std::shared_ptr<metrics::Registry> registry_;
+  std::shared_ptr<ControllerDebugHandlers> debug_;
   std::unique_ptr<SecureServer> server_;
 };
 
@@ -275,6 +284,37 @@ TEST_F(SecureServerTest, NotFound) {
     EXPECT_EQ(r->content_type, "text/plain; charset=utf-8");
     EXPECT_EQ(r->nosniff, "nosniff");
   }
+}
+
+TEST_F(SecureServerTest, ControllerDebugHandlersSeeThePathWithoutTheirPrefix) {
+  struct Case {
+    std::string target;
+    int status;
+    std::string body;
+  };
+  const std::vector<Case> cases = {
+      {"/debug/controllers/echo-controller", 200, "path= query="},
+      {"/debug/controllers/echo-controller/", 200, "path=/ query="},
+      {"/debug/controllers/echo-controller/graph?uid=a&uid=b", 200,
+       "path=/graph query=uid=a&uid=b"},
+      {"/debug/controllers/echo%2Dcontroller/graph", 200, "path=/graph query="},
+      {"/debug/controllers/echo-controllerx/graph", 404, "404 page not found\n"},
+      {"/debug/controllers/other/graph", 404, "404 page not found\n"},
+      {"/debug/controllers/", 404, "404 page not found\n"},
+      {"/debug/controllers", 404, "404 page not found\n"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.target);
+    auto r = fetch(server_->port(), c.target);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->status, c.status);
+    EXPECT_EQ(r->body, c.body);
+    if (c.status == 200) {
+      EXPECT_EQ(r->content_type, "text/vnd.graphviz");
+    }
+  }
+  // A second handler for the same name is refused.
+  EXPECT_FALSE(debug_->add("echo-controller", nullptr));
 }
 
 TEST_F(SecureServerTest, DebugFlagsSetTheVerbosityAsKlogDoes) {
