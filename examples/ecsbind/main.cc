@@ -188,7 +188,8 @@ int run(int argc, char** argv) {
     server = std::make_unique<kcm::app::SecureServer>(
         kcm::app::SecureServerOptions{.bind_address = flags.bind_address,
                                       .port = flags.secure_port},
-        std::move(*certificate), healthz, registry);
+        std::move(*certificate),
+        kcm::app::SecureServerHandlers{.healthz = healthz, .registry = registry});
     if (auto ok = server->start(); !ok.ok()) return fatal("Cannot serve", ok.error());
     kcm::log::info("Serving securely",
                    {{"address", flags.bind_address}, {"port", static_cast<int>(server->port())}});

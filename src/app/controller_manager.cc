@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/build_info.h"
+#include "app/configz.h"
 #include "app/controller_context.h"
 #include "app/controller_descriptor.h"
 #include "app/controller_events.h"
@@ -172,11 +173,16 @@ class ControllerManager {
     if (options_.secure_port == 0) return {};
     auto certificate = load_serving_certificate(certificate_sources(options_));
     if (!certificate.ok()) return fail(certificate.error());
-    server_ = std::make_unique<SecureServer>(
-        SecureServerOptions{.bind_address = options_.bind_address,
-                            .port = options_.secure_port,
-                            .profiling = options_.profiling},
-        std::move(*certificate), healthz_, metrics_, slis_, debug_handlers_);
+    server_ =
+        std::make_unique<SecureServer>(SecureServerOptions{.bind_address = options_.bind_address,
+                                                           .port = options_.secure_port,
+                                                           .profiling = options_.profiling},
+                                       std::move(*certificate),
+                                       SecureServerHandlers{.healthz = healthz_,
+                                                            .registry = metrics_,
+                                                            .slis = slis_,
+                                                            .debug = debug_handlers_,
+                                                            .configz = configz_answer(options_)});
     if (auto ok = server_->start(); !ok) return fail(ok.error());
     log::info("Serving securely",
               {{"address", fmt::format("{}:{}", options_.bind_address, server_->port())}});

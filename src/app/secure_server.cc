@@ -122,10 +122,7 @@ HttpAnswer not_found() {
 struct SecureServer::Impl {
   SecureServerOptions options;
   ServingCertificate certificate;
-  std::shared_ptr<const HealthzHandler> healthz;
-  std::shared_ptr<const metrics::Registry> registry;
-  std::shared_ptr<HealthcheckSlis> slis;
-  std::shared_ptr<const ControllerDebugHandlers> debug;
+  SecureServerHandlers handlers;
 
   std::atomic<std::uint16_t> bound_port{0};
 
@@ -340,35 +337,37 @@ HttpAnswer SecureServer::Impl::route(const Request& req) const {
   const auto path = url_unescape(raw_path, /*plus_is_space=*/false);
   if (!path) return http_error(400, "400 Bad Request");
 
+  const SecureServerHandlers& h = handlers;
   if (*path == "/metrics") {
     HttpAnswer a;
     a.content_type = std::string(metrics::kTextContentType);
-    if (registry) a.body = registry->render_text();
+    if (h.registry) a.body = h.registry->render_text();
     return a;
   }
-  if (*path == "/metrics/slis" && slis) {
+  if (*path == "/metrics/slis" && h.slis) {
     // metrics.HandlerWithReset: DELETE resets, any other method reads.
     HttpAnswer a;
     if (req.method() == http::verb::delete_) {
-      slis->reset();
+      h.slis->reset();
       a.body = "metrics reset\n";
       return a;
     }
     a.content_type = std::string(metrics::kTextContentType);
-    a.body = slis->registry()->render_text();
+    a.body = h.slis->registry()->render_text();
     return a;
   }
+  if (*path == "/configz" && h.configz) return *h.configz;
   if (options.profiling) {
     std::string_view method(req.method_string().data(), req.method_string().size());
     if (auto flags = serve_debug_flags(method, *path, req.body())) return std::move(*flags);
   }
-  if (debug) {
-    if (auto a = debug->serve(*path, raw_query)) return std::move(*a);
+  if (h.debug) {
+    if (auto a = h.debug->serve(*path, raw_query)) return std::move(*a);
   }
-  if (healthz && (*path == healthz->path() || path->starts_with(healthz->path() + "/"))) {
-    auto h = healthz->serve(*path, raw_query);
-    if (!h) return not_found();
-    return std::move(*h);
+  if (h.healthz && (*path == h.healthz->path() || path->starts_with(h.healthz->path() + "/"))) {
+    auto answer = h.healthz->serve(*path, raw_query);
+    if (!answer) return not_found();
+    return std::move(*answer);
   }
   return not_found();
 }
@@ -412,17 +411,11 @@ Response SecureServer::Impl::respond(const Request& req, const std::string& remo
 }
 
 SecureServer::SecureServer(SecureServerOptions options, ServingCertificate certificate,
-                           std::shared_ptr<const HealthzHandler> healthz,
-                           std::shared_ptr<const metrics::Registry> registry,
-                           std::shared_ptr<HealthcheckSlis> slis,
-                           std::shared_ptr<const ControllerDebugHandlers> debug)
+                           SecureServerHandlers handlers)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   impl_->certificate = std::move(certificate);
-  impl_->healthz = std::move(healthz);
-  impl_->registry = std::move(registry);
-  impl_->slis = std::move(slis);
-  impl_->debug = std::move(debug);
+  impl_->handlers = std::move(handlers);
 }
 
 SecureServer::~SecureServer() {

@@ -2,6 +2,7 @@
 // /healthz and /healthz/<check> from the mutable healthz handler, /metrics
 // from a metrics registry, /debug/flags with --profiling (app/debug_flags.h),
 // the controllers' /debug/controllers/<name> (app/controller_debug.h),
+// /configz (app/configz.h),
 // "404 page not found" for everything else (the controller-manager's base
 // mux). Every answer carries
 // "Cache-Control: no-cache, private", as upstream's filter chain adds it.
@@ -20,12 +21,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "api/result.h"
 #include "app/controller_debug.h"
 #include "app/healthcheck_slis.h"
 #include "app/healthz.h"
+#include "app/http_answer.h"
 #include "app/serving_certificate.h"
 
 namespace kcm::metrics {
@@ -49,16 +52,25 @@ struct SecureServerOptions {
   bool profiling = true;
 };
 
+// What the endpoints serve; every member may be left empty.
+struct SecureServerHandlers {
+  // /healthz and /healthz/<check>.
+  std::shared_ptr<const HealthzHandler> healthz;
+  // /metrics; an empty page without one.
+  std::shared_ptr<const metrics::Registry> registry;
+  // /metrics/slis (a DELETE there resets it).
+  std::shared_ptr<HealthcheckSlis> slis;
+  // /debug/controllers/<name>/...
+  std::shared_ptr<const ControllerDebugHandlers> debug;
+  // /configz's answer, made once: the configuration does not change while
+  // kcm runs (app/configz.h).
+  std::optional<HttpAnswer> configz;
+};
+
 class SecureServer {
  public:
-  // `registry` may be null: /metrics is then an empty page. `slis`, when set,
-  // is served on /metrics/slis (a DELETE there resets it); `debug`, when set,
-  // under /debug/controllers/.
   SecureServer(SecureServerOptions options, ServingCertificate certificate,
-               std::shared_ptr<const HealthzHandler> healthz,
-               std::shared_ptr<const metrics::Registry> registry,
-               std::shared_ptr<HealthcheckSlis> slis = nullptr,
-               std::shared_ptr<const ControllerDebugHandlers> debug = nullptr);
+               SecureServerHandlers handlers);
   ~SecureServer();
   SecureServer(const SecureServer&) = delete;
   SecureServer& operator=(const SecureServer&) = delete;

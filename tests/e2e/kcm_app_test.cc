@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json.hpp>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 namespace kcm::e2e {
 namespace {
 
+namespace json = boost::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -186,6 +188,22 @@ TEST_F(KcmAppTest, ServesHealthzAndMetricsAndStopsOnSigterm) {
               testing::ContainsRegex(R"(kubernetes_healthchecks_total\{name="leaderElection",)"
                                      R"(status="success",type="healthz"\} [1-9])"));
   EXPECT_THAT(metrics, Not(HasSubstr("kubernetes_healthcheck")));
+
+  // /configz: the component configuration, with the flags kcm was started with.
+  const auto configz = kcm.get("/configz");
+  EXPECT_EQ(configz.status, 200);
+  std::error_code ec;
+  const json::value cfg = json::parse(configz.body, ec);
+  ASSERT_FALSE(ec) << configz.body;
+  const json::object& generic =
+      cfg.at("kubecontrollermanager.config.k8s.io").at("Generic").as_object();
+  EXPECT_EQ(generic.at("ClientConnection").at("Kubeconfig"),
+            json::value(cluster_.kubeconfig().string()));
+  EXPECT_EQ(generic.at("LeaderElection").at("LeaseDuration"), "3s");
+  EXPECT_EQ(generic.at("LeaderElection").at("RetryPeriod"), "500ms");
+  EXPECT_EQ(generic.at("Controllers"), json::array{"*"});
+  EXPECT_EQ(cfg.at("kubecontrollermanager.config.k8s.io").at("ReplicaSetController"),
+            (json::object{{"ConcurrentRSSyncs", 5}}));
 
   EXPECT_EQ(kcm.stop(SIGTERM), 0) << kcm.log();
   const std::string log = kcm.log();

@@ -164,7 +164,15 @@ class SecureServerTest : public ::testing::Test {
       a.body = "path=" + std::string(path) + " query=" + std::string(query);
       return a;
     }));
-    server_ = std::make_unique<SecureServer>(o, certificate(), healthz_, registry_, slis_, debug_);
+    server_ = std::make_unique<SecureServer>(
+        o, certificate(),
+        SecureServerHandlers{.healthz = healthz_,
+                             .registry = registry_,
+                             .slis = slis_,
+                             .debug = debug_,
+                             .configz = HttpAnswer{.content_type = "application/json",
+                                                   .nosniff = true,
+                                                   .body = R"({"test.config.k8s.io":{"A":1}})"}});
     auto started = server_->start();
     ASSERT_TRUE(started) << started.error();
     ASSERT_NE(server_->port(), 0);
@@ -274,8 +282,8 @@ TEST_F(SecureServerTest, SliMetricsCountTheChecksHealthzRuns) {
 
 TEST_F(SecureServerTest, NotFound) {
   // /livez and /readyz are on upstream's always-allow list but kcm does not serve them.
-  for (const std::string target :
-       {"/", "/nope", "/livez", "/readyz", "/healthz/", "/healthz/nope", "/metricsx", "/configz"}) {
+  for (const std::string target : {"/", "/nope", "/livez", "/readyz", "/healthz/", "/healthz/nope",
+                                   "/metricsx", "/configz/"}) {
     SCOPED_TRACE(target);
     auto r = fetch(server_->port(), target);
     ASSERT_TRUE(r) << r.error();
@@ -315,6 +323,20 @@ TEST_F(SecureServerTest, ControllerDebugHandlersSeeThePathWithoutTheirPrefix) {
   }
   // A second handler for the same name is refused.
   EXPECT_FALSE(debug_->add("echo-controller", nullptr));
+}
+
+TEST_F(SecureServerTest, ConfigzServesItsAnswerToAnyMethod) {
+  for (const http::verb method : {http::verb::get, http::verb::post}) {
+    Client c(server_->port(), ca_pem());
+    ASSERT_TRUE(c.connect());
+    auto r = c.get("/configz?ignored=1", method);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, R"({"test.config.k8s.io":{"A":1}})");
+    EXPECT_EQ(r->content_type, "application/json");
+    EXPECT_EQ(r->nosniff, "nosniff");
+    EXPECT_EQ(r->cache_control, "no-cache, private");
+  }
 }
 
 TEST_F(SecureServerTest, DebugFlagsSetTheVerbosityAsKlogDoes) {
@@ -471,7 +493,7 @@ TEST_F(SecureServerTest, PortInUse) {
   SecureServerOptions o;
   o.bind_address = "127.0.0.1";
   o.port = server_->port();
-  SecureServer second(o, certificate(), healthz_, registry_);
+  SecureServer second(o, certificate(), {.healthz = healthz_, .registry = registry_});
   const auto r = second.start();
   ASSERT_FALSE(r);
   const std::string addr = "127.0.0.1:" + std::to_string(server_->port());
@@ -483,7 +505,7 @@ TEST_F(SecureServerTest, PortInUse) {
 TEST(SecureServerDisabledTest, PortZeroServesNothing) {
   SecureServerOptions o;
   o.port = 0;
-  SecureServer s(o, ServingCertificate{}, std::make_shared<HealthzHandler>(), nullptr);
+  SecureServer s(o, ServingCertificate{}, {.healthz = std::make_shared<HealthzHandler>()});
   EXPECT_FALSE(s.enabled());
   ASSERT_TRUE(s.start());
   EXPECT_EQ(s.port(), 0);
@@ -497,7 +519,7 @@ TEST(SecureServerDisabledTest, BadCertificateFailsStart) {
   ServingCertificate bad;
   bad.cert_pem = "garbage";
   bad.key_pem = "garbage";
-  SecureServer s(o, bad, std::make_shared<HealthzHandler>(), nullptr);
+  SecureServer s(o, bad, {.healthz = std::make_shared<HealthzHandler>()});
   const auto r = s.start();
   ASSERT_FALSE(r);
   EXPECT_TRUE(r.error().starts_with("unable to load server certificate: ")) << r.error();
@@ -509,7 +531,7 @@ TEST(SecureServerDisabledTest, NoDebugFlagsWithoutProfiling) {
   o.pick_free_port = true;
   o.threads = 1;
   o.profiling = false;  // --profiling=false
-  SecureServer s(o, certificate(), std::make_shared<HealthzHandler>(), nullptr);
+  SecureServer s(o, certificate(), {.healthz = std::make_shared<HealthzHandler>()});
   ASSERT_TRUE(s.start());
   const int before = log::verbosity();
   Client c(s.port(), ca_pem());
@@ -528,7 +550,7 @@ TEST(SecureServerDisabledTest, NullRegistryServesAnEmptyPage) {
   o.bind_address = "127.0.0.1";
   o.pick_free_port = true;
   o.threads = 1;
-  SecureServer s(o, certificate(), nullptr, nullptr);
+  SecureServer s(o, certificate(), {});
   ASSERT_TRUE(s.start());
   auto r = fetch(s.port(), "/metrics");
   ASSERT_TRUE(r) << r.error();
