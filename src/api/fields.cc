@@ -3,64 +3,11 @@
 #include <algorithm>
 
 #include "api/field_error.h"
+#include "api/utf8.h"
 
 namespace kcm::api::fields {
 
 namespace {
-
-constexpr char32_t kRuneError = 0xFFFD;
-
-// Go's utf8.DecodeRuneInString: an invalid or truncated sequence decodes as
-// (RuneError, 1). Upstream's unescaping walks runes, so its output and messages
-// depend on this.
-std::pair<char32_t, std::size_t> decode_rune(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c0 = b(0);
-  if (c0 < 0x80) return {c0, 1};
-  std::size_t n;
-  unsigned char lo = 0x80;
-  unsigned char hi = 0xBF;
-  if (c0 >= 0xC2 && c0 <= 0xDF) {
-    n = 2;
-  } else if (c0 >= 0xE0 && c0 <= 0xEF) {
-    n = 3;
-    if (c0 == 0xE0) lo = 0xA0;
-    if (c0 == 0xED) hi = 0x9F;
-  } else if (c0 >= 0xF0 && c0 <= 0xF4) {
-    n = 4;
-    if (c0 == 0xF0) lo = 0x90;
-    if (c0 == 0xF4) hi = 0x8F;
-  } else {
-    return {kRuneError, 1};
-  }
-  if (i + n > s.size()) return {kRuneError, 1};
-  if (b(1) < lo || b(1) > hi) return {kRuneError, 1};
-  for (std::size_t k = 2; k < n; ++k) {
-    if (b(k) < 0x80 || b(k) > 0xBF) return {kRuneError, 1};
-  }
-  char32_t r = c0 & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
-  for (std::size_t k = 1; k < n; ++k)
-    r = (r << 6) | (b(k) & 0x3F);
-  return {r, n};
-}
-
-void append_rune(std::string& out, char32_t r) {
-  if (r < 0x80) {
-    out += static_cast<char>(r);
-  } else if (r < 0x800) {
-    out += static_cast<char>(0xC0 | (r >> 6));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else if (r < 0x10000) {
-    out += static_cast<char>(0xE0 | (r >> 12));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (r >> 18));
-    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  }
-}
 
 // Splits on commas not preceded by an escaping backslash; the backslashes stay.
 std::vector<std::string_view> split_terms(std::string_view selector) {
@@ -141,7 +88,8 @@ Result<std::string> unescape_value(std::string_view value) {
   out.reserve(value.size());
   bool in_slash = false;
   for (std::size_t i = 0; i < value.size();) {
-    const auto [c, width] = decode_rune(value, i);
+    // Go walks runes: an invalid byte is one RuneError.
+    const auto [c, width] = decode_rune(value, i).value_or(std::pair{kRuneError, std::size_t{1}});
     i += width;
     if (in_slash) {
       if (c != '\\' && c != ',' && c != '=') {

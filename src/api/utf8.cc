@@ -41,4 +41,23 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
+void append_rune(std::string& out, char32_t r) {
+  if ((r >= 0xD800 && r <= 0xDFFF) || r > 0x10FFFF) r = kRuneError;
+  if (r < 0x80) {
+    out += static_cast<char>(r);
+  } else if (r < 0x800) {
+    out += static_cast<char>(0xC0 | (r >> 6));
+    out += static_cast<char>(0x80 | (r & 0x3F));
+  } else if (r < 0x10000) {
+    out += static_cast<char>(0xE0 | (r >> 12));
+    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (r & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (r >> 18));
+    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (r & 0x3F));
+  }
+}
+
 }  // namespace kcm::api

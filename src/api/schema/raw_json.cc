@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "api/utf8.h"
+
 namespace kcm::api::schema {
 namespace {
 
@@ -96,24 +98,6 @@ class RawParser {
     return true;
   }
 
-  static void append_utf8(std::string& out, unsigned cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   bool hex4(unsigned& out) {
     if (pos_ + 4 > s_.size()) return error("truncated \\u escape");
     out = 0;
@@ -187,12 +171,12 @@ class RawParser {
               cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             } else {
               pos_ = save;
-              cp = 0xFFFD;
+              cp = api::kRuneError;
             }
           } else if (cp >= 0xD800 && cp < 0xE000) {
-            cp = 0xFFFD;  // lone surrogate, as Go replaces it
+            cp = api::kRuneError;  // lone surrogate, as Go replaces it
           }
-          append_utf8(out, cp);
+          api::append_rune(out, cp);
           break;
         }
         default:

@@ -2,37 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "api/utf8.h"
+
 namespace kcm::local::protobuf {
 
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-bool continuation(unsigned char c) {
-  return c >= 0x80 && c <= 0xBF;
-}
-
-// Length of the valid UTF-8 sequence at the start of `s`, or 0 (Go's
-// utf8.DecodeRuneInString rules: no overlongs, surrogates or > U+10FFFF).
-std::size_t valid_sequence(std::string_view s) {
-  const auto b0 = static_cast<unsigned char>(s[0]);
-  if (b0 < 0x80) return 1;
-  auto at = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  if (b0 >= 0xC2 && b0 <= 0xDF) return s.size() >= 2 && continuation(at(1)) ? 2 : 0;
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (s.size() < 3) return 0;
-    const unsigned char lo = b0 == 0xE0 ? 0xA0 : 0x80;
-    const unsigned char hi = b0 == 0xED ? 0x9F : 0xBF;
-    return at(1) >= lo && at(1) <= hi && continuation(at(2)) ? 3 : 0;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (s.size() < 4) return 0;
-    const unsigned char lo = b0 == 0xF0 ? 0x90 : 0x80;
-    const unsigned char hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    return at(1) >= lo && at(1) <= hi && continuation(at(2)) && continuation(at(3)) ? 4 : 0;
-  }
-  return 0;
-}
 
 // Howard Hinnant's civil_from_days: the proleptic Gregorian date of a day
 // number counted from 1970-01-01.
@@ -85,13 +61,12 @@ std::string go_json_text(std::string_view s) {
   out.reserve(s.size());
   std::size_t i = 0;
   while (i < s.size()) {
-    const std::size_t n = valid_sequence(s.substr(i));
-    if (n == 0) {
+    if (const auto rune = api::decode_rune(s, i)) {
+      out.append(s.substr(i, rune->second));
+      i += rune->second;
+    } else {
       out.append(kReplacement);
       ++i;
-    } else {
-      out.append(s.substr(i, n));
-      i += n;
     }
   }
   return out;
