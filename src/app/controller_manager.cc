@@ -25,6 +25,7 @@
 #include "app/rest_client_metrics.h"
 #include "app/secure_server.h"
 #include "app/serving_certificate.h"
+#include "app/zpages.h"
 #include "cache/informer_factory.h"
 #include "client/build_config.h"
 #include "client/clientset.h"
@@ -70,7 +71,8 @@ milliseconds resync_period(nanoseconds min_resync) {
 // Builds kcm and everything it serves, then runs it (Config then Run).
 class ControllerManager {
  public:
-  explicit ControllerManager(Options options) : options_(std::move(options)) {}
+  ControllerManager(Options options, std::map<std::string, std::string> flag_values)
+      : options_(std::move(options)), flag_values_(std::move(flag_values)) {}
 
   int run(signals::ShutdownSignals& signals) {
     log::info("Starting", {{"version", kcm_version()}});
@@ -169,6 +171,23 @@ class ControllerManager {
     return {};
   }
 
+  // /flagz and /statusz, when their gates are on.
+  std::shared_ptr<const Zpages> zpages() const {
+    const bool flagz = options_.features.enabled("ComponentFlagz");
+    const bool statusz = options_.features.enabled("ComponentStatusz");
+    if (!flagz && !statusz) return nullptr;
+    std::string binary(kcm_version());
+    if (binary.starts_with('v')) binary.erase(0, 1);
+    return std::make_shared<const Zpages>(
+        ZpagesOptions{.flagz = flagz,
+                      .statusz = statusz,
+                      .flags = flag_values_,
+                      .started = process_start_time(),
+                      .go_version = current_build_info().go_version,
+                      .binary_version = std::move(binary),
+                      .emulation_version = featuregate::to_string(options_.emulation)});
+  }
+
   Result<void> start_serving() {
     if (options_.secure_port == 0) return {};
     auto certificate = load_serving_certificate(certificate_sources(options_));
@@ -182,7 +201,8 @@ class ControllerManager {
                                                             .registry = metrics_,
                                                             .slis = slis_,
                                                             .debug = debug_handlers_,
-                                                            .configz = configz_answer(options_)});
+                                                            .configz = configz_answer(options_),
+                                                            .zpages = zpages()});
     if (auto ok = server_->start(); !ok) return fail(ok.error());
     log::info("Serving securely",
               {{"address", fmt::format("{}:{}", options_.bind_address, server_->port())}});
@@ -363,6 +383,7 @@ class ControllerManager {
   }
 
   const Options options_;
+  const std::map<std::string, std::string> flag_values_;
   client::RestConfig base_config_;
   std::shared_ptr<client::Clientset> main_client_;
   const std::shared_ptr<metrics::Registry> metrics_ = std::make_shared<metrics::Registry>();
@@ -401,7 +422,7 @@ int run_controller_manager(const std::vector<std::string>& args) {
 
   // Before any thread starts, so every thread inherits the blocked signals.
   signals::ShutdownSignals signals;
-  ControllerManager manager(std::move(options));
+  ControllerManager manager(std::move(options), command_line.flag_values);
   return manager.run(signals);
 }
 

@@ -361,4 +361,11 @@ std::vector<std::string> FlagSet::print_flags() const {
   return out;
 }
 
+std::map<std::string, std::string> FlagSet::values() const {
+  std::map<std::string, std::string> out;
+  for (const Flag& f : flags_)
+    out.emplace(f.name, f.value());
+  return out;
+}
+
 }  // namespace kcm::app

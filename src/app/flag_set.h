@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,8 @@ class FlagSet {
   std::string usage() const;
   // `FLAG: --name="value"` lines (cliflag.PrintFlags), sorted by name.
   std::vector<std::string> print_flags() const;
+  // Every flag's current value by name (what /flagz lists).
+  std::map<std::string, std::string> values() const;
 
   // pflag's normalisation of a flag name: '_' becomes '-'.
   static std::string normalize(std::string_view name);

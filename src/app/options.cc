@@ -307,6 +307,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args, Options& op
   }
   // As upstream's RunE: the flags are printed, then the options validated.
   cl.flag_lines = flags.print_flags();
+  cl.flag_values = flags.values();
   if (auto ok = options.validate(); !ok) {
     cl.exit_code = 1;
     cl.command_failed = ok.error();

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,8 @@ struct CommandLine {
   std::string err;
   // `FLAG: --name="value"` for every flag (logged at V(1) when running).
   std::vector<std::string> flag_lines;
+  // Every flag's value by name, for /flagz.
+  std::map<std::string, std::string> flag_values;
   // Warnings to log (setting a GA or deprecated feature gate).
   std::vector<std::string> warnings;
   // An error upstream meets after logging has started (in --feature-gates,

@@ -357,6 +357,11 @@ HttpAnswer SecureServer::Impl::route(const Request& req) const {
     return a;
   }
   if (*path == "/configz" && h.configz) return *h.configz;
+  if (h.zpages) {
+    const auto accept = req[http::field::accept];
+    if (auto a = h.zpages->serve(*path, std::string_view(accept.data(), accept.size())))
+      return std::move(*a);
+  }
   if (options.profiling) {
     std::string_view method(req.method_string().data(), req.method_string().size());
     if (auto flags = serve_debug_flags(method, *path, req.body())) return std::move(*flags);

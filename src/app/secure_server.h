@@ -2,7 +2,7 @@
 // /healthz and /healthz/<check> from the mutable healthz handler, /metrics
 // from a metrics registry, /debug/flags with --profiling (app/debug_flags.h),
 // the controllers' /debug/controllers/<name> (app/controller_debug.h),
-// /configz (app/configz.h),
+// /configz (app/configz.h), /flagz and /statusz (app/zpages.h),
 // "404 page not found" for everything else (the controller-manager's base
 // mux). Every answer carries
 // "Cache-Control: no-cache, private", as upstream's filter chain adds it.
@@ -30,6 +30,7 @@
 #include "app/healthz.h"
 #include "app/http_answer.h"
 #include "app/serving_certificate.h"
+#include "app/zpages.h"
 
 namespace kcm::metrics {
 class Registry;
@@ -65,6 +66,8 @@ struct SecureServerHandlers {
   // /configz's answer, made once: the configuration does not change while
   // kcm runs (app/configz.h).
   std::optional<HttpAnswer> configz;
+  // /flagz and /statusz, those of them whose gates are on.
+  std::shared_ptr<const Zpages> zpages;
 };
 
 class SecureServer {

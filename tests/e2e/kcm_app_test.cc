@@ -204,12 +204,41 @@ TEST_F(KcmAppTest, ServesHealthzAndMetricsAndStopsOnSigterm) {
   EXPECT_EQ(generic.at("Controllers"), json::array{"*"});
   EXPECT_EQ(cfg.at("kubecontrollermanager.config.k8s.io").at("ReplicaSetController"),
             (json::object{{"ConcurrentRSSyncs", 5}}));
+  // The z-pages' gates are off by default.
+  EXPECT_EQ(kcm.get("/flagz").status, 404);
+  EXPECT_EQ(kcm.get("/statusz").status, 404);
 
   EXPECT_EQ(kcm.stop(SIGTERM), 0) << kcm.log();
   const std::string log = kcm.log();
   EXPECT_THAT(log, HasSubstr("\"Received signal, shutting down\" signal=\"SIGTERM\""));
   EXPECT_THAT(log, HasSubstr("Requested to terminate, exiting"));
   EXPECT_THAT(log, Not(HasSubstr("Controller shutdown timeout reached")));
+}
+
+// /flagz and /statusz behind their alpha gates; curl accepts */*.
+TEST_F(KcmAppTest, ZpagesServeTheFlagsAndStatusWhenTheirGatesAreOn) {
+  KcmProcess kcm(cluster_, {"--leader-elect=false", "--concurrent-deployment-syncs=7",
+                            "--feature-gates=ComponentFlagz=true,ComponentStatusz=true"});
+  ASSERT_TRUE(eventually([&] { return kcm.get("/healthz").status == 200; })) << kcm.log();
+  const auto flagz = kcm.get("/flagz");
+  EXPECT_EQ(flagz.status, 200);
+  EXPECT_TRUE(
+      flagz.body.starts_with("\nkube-controller-manager flags\nWarning: This endpoint is "
+                             "not meant to be machine parseable"))
+      << flagz.body;
+  // One delimiter of four, the same on every line.
+  EXPECT_THAT(flagz.body, testing::ContainsRegex("\nconcurrent-deployment-syncs(:|: |=| )7\n"));
+  EXPECT_THAT(flagz.body, testing::ContainsRegex("\nleader-elect(:|: |=| )false\n"));
+  EXPECT_THAT(flagz.body, testing::ContainsRegex("\nkubeconfig(:|: |=| )/"));
+
+  const auto statusz = kcm.get("/statusz");
+  EXPECT_EQ(statusz.status, 200);
+  EXPECT_TRUE(statusz.body.starts_with("\nkube-controller-manager statusz\n")) << statusz.body;
+  EXPECT_THAT(statusz.body,
+              testing::ContainsRegex("\nUp(:|: |=| ) [0-9]+ hr [0-9]{2} min [0-9]{2} sec\n"));
+  EXPECT_THAT(statusz.body,
+              testing::ContainsRegex("\nBinary version(:|: |=| ) 1\\.33\\.0-kcm\\.0\n"));
+  EXPECT_THAT(statusz.body, testing::ContainsRegex("\nEmulation version(:|: |=| ) 1\\.33\n$"));
 }
 
 // The gates /metrics reports follow --emulated-version and --feature-gates.

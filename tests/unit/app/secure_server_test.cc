@@ -86,10 +86,11 @@ class Client {
   }
 
   Result<Reply> get(const std::string& target, http::verb verb = http::verb::get,
-                    const std::string& body = "") {
+                    const std::string& body = "", const std::string& accept = "") {
     http::request<http::string_body> req{verb, target, 11};
     req.set(http::field::host, "localhost");
     req.set(http::field::user_agent, "kcm-test");
+    if (!accept.empty()) req.set(http::field::accept, accept);
     if (verb == http::verb::put) {
       req.body() = body;
       req.prepare_payload();
@@ -166,13 +167,16 @@ class SecureServerTest : public ::testing::Test {
     }));
     server_ = std::make_unique<SecureServer>(
         o, certificate(),
-        SecureServerHandlers{.healthz = healthz_,
-                             .registry = registry_,
-                             .slis = slis_,
-                             .debug = debug_,
-                             .configz = HttpAnswer{.content_type = "application/json",
-                                                   .nosniff = true,
-                                                   .body = R"({"test.config.k8s.io":{"A":1}})"}});
+        SecureServerHandlers{
+            .healthz = healthz_,
+            .registry = registry_,
+            .slis = slis_,
+            .debug = debug_,
+            .configz = HttpAnswer{.content_type = "application/json",
+                                  .nosniff = true,
+                                  .body = R"({"test.config.k8s.io":{"A":1}})"},
+            .zpages = std::make_shared<const Zpages>(ZpagesOptions{
+                .flagz = true, .flags = {{"v", "0"}}, .pick = [](std::size_t) { return 2; }})});
     auto started = server_->start();
     ASSERT_TRUE(started) << started.error();
     ASSERT_NE(server_->port(), 0);
@@ -337,6 +341,25 @@ TEST_F(SecureServerTest, ConfigzServesItsAnswerToAnyMethod) {
     EXPECT_EQ(r->nosniff, "nosniff");
     EXPECT_EQ(r->cache_control, "no-cache, private");
   }
+}
+
+TEST_F(SecureServerTest, ZpagesSeeTheAcceptHeader) {
+  Client c(server_->port(), ca_pem());
+  ASSERT_TRUE(c.connect());
+  auto r = c.get("/flagz", http::verb::get, "", "application/json, */*");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_TRUE(r->body.ends_with("\nv=0\n")) << r->body;
+  EXPECT_EQ(r->content_type, "text/plain; charset=utf-8");
+  EXPECT_EQ(r->cache_control, "no-cache, private");
+  r = c.get("/flagz", http::verb::get, "", "application/json");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 406);
+  EXPECT_EQ(r->body, "media type not acceptable, must be: text/plain\n");
+  // Its gate is off: not served.
+  r = c.get("/statusz", http::verb::get, "", "*/*");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->status, 404);
 }
 
 TEST_F(SecureServerTest, DebugFlagsSetTheVerbosityAsKlogDoes) {
