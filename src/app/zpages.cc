@@ -5,6 +5,7 @@
 
 #include <array>
 #include <boost/algorithm/string/predicate.hpp>
+#include <charconv>
 #include <ctime>
 #include <fstream>
 #include <random>
@@ -57,6 +58,12 @@ std::string html_escape(std::string_view s) {
   return out;
 }
 
+std::size_t pick_index(const std::function<std::size_t(std::size_t)>& pick, std::size_t n) {
+  if (pick) return pick(n) % n;
+  thread_local std::mt19937 rng{std::random_device{}()};
+  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+}
+
 HttpAnswer not_acceptable() {
   return http_error(406, "media type not acceptable, must be: text/plain");
 }
@@ -96,27 +103,32 @@ std::string statusz_text(const ZpagesOptions& o, std::string_view delimiter,
 }
 
 std::chrono::system_clock::time_point process_start_time() {
-  // Field 22 of /proc/self/stat, after the parenthesized command name.
-  std::ifstream stat_file("/proc/self/stat");
-  std::string stat((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
-  const std::size_t paren = stat.rfind(')');
+  const auto number = [](std::string_view text) -> std::optional<long long> {
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return n;
+  };
+  std::optional<long long> boot;
   std::ifstream boot_file("/proc/stat");
-  std::string line;
-  long long boot = -1;
-  while (std::getline(boot_file, line)) {
-    if (line.starts_with("btime ")) boot = std::stoll(line.substr(6));
+  for (std::string line; std::getline(boot_file, line);) {
+    if (line.starts_with("btime ")) boot = number(std::string_view(line).substr(6));
   }
-  if (paren == std::string::npos || boot < 0) return {};
-  std::istringstream fields(stat.substr(paren + 2));
+  // Field 22 of /proc/self/stat, counted after the parenthesized command
+  // name (which may hold spaces): the 20th field after ") ".
+  std::ifstream stat_file("/proc/self/stat");
+  const std::string stat((std::istreambuf_iterator<char>(stat_file)),
+                         std::istreambuf_iterator<char>());
+  const std::size_t paren = stat.rfind(')');
+  const long ticks = sysconf(_SC_CLK_TCK);
+  if (!boot || paren == std::string::npos || ticks <= 0) return {};
+  std::istringstream fields(stat.substr(paren + 1));
   std::string field;
-  // After ")": state is field 3, so starttime (22) is the 20th.
   for (int i = 3; i <= 22 && fields >> field; ++i) {
   }
-  if (!fields) return {};
-  const long ticks = sysconf(_SC_CLK_TCK);
-  if (ticks <= 0) return {};
-  const long long start = boot + std::stoll(field) / ticks;
-  return std::chrono::system_clock::time_point(std::chrono::seconds(start));
+  const auto start_ticks = fields ? number(field) : std::nullopt;
+  if (!start_ticks) return {};
+  return std::chrono::system_clock::time_point(std::chrono::seconds(*boot + *start_ticks / ticks));
 }
 
 Zpages::Zpages(ZpagesOptions options) : options_(std::move(options)) {}
@@ -128,16 +140,6 @@ std::optional<HttpAnswer> Zpages::serve(std::string_view path, std::string_view 
   if (!accepts_text_plain(accept)) return not_acceptable();
   return flagz_path ? flagz() : statusz();
 }
-
-namespace {
-
-std::size_t pick_index(const std::function<std::size_t(std::size_t)>& pick, std::size_t n) {
-  if (pick) return pick(n) % n;
-  thread_local std::mt19937 rng{std::random_device{}()};
-  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
-}
-
-}  // namespace
 
 HttpAnswer Zpages::flagz() const {
   std::call_once(flagz_once_, [&] {
