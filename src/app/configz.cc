@@ -6,9 +6,10 @@
 namespace kcm::app {
 namespace {
 
-// kube-controller-manager 1.33 with no flags but --leader-elect's default,
-// in the internal struct's field order. GCIgnoredResources comes from a Go
-// map, so upstream serves its two entries in either order.
+// kube-controller-manager 1.33's configuration when no flag is given, in the
+// internal struct's field order; component_config() then sets the fields of
+// the flags kcm has. GCIgnoredResources comes from a Go map, so upstream
+// serves its two entries in either order.
 constexpr std::string_view kDefaults = R"json(
 {
   "Generic": {
@@ -24,7 +25,7 @@ constexpr std::string_view kDefaults = R"json(
     },
     "ControllerStartInterval": "0s",
     "LeaderElection": {
-      "LeaderElect": false,
+      "LeaderElect": true,
       "LeaseDuration": "15s",
       "RenewDeadline": "10s",
       "RetryPeriod": "2s",
