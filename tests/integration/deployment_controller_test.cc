@@ -231,6 +231,17 @@ class DeploymentControllerTest : public ::testing::Test {
     std::lock_guard lock(mu_);
     return reasons_[name];
   }
+  // The reasons once the observer has seen `last` (it hears the Deployment
+  // through its own informer, which may be behind a GET that saw it already).
+  std::vector<std::string> reasons_through(const std::string& name, const std::string& last) {
+    eventually_ok(
+        [&] {
+          const std::vector<std::string> r = reasons(name);
+          return !r.empty() && r.back() == last;
+        },
+        seconds(10));
+    return reasons(name);
+  }
   // The deployment controller's events ("<type> <reason> <message>").
   bool has_event(const std::string& text) {
     const auto events = deployment_events_->events();
@@ -332,7 +343,7 @@ TEST_F(DeploymentControllerTest, CreateThenRollingUpdate) {
   EXPECT_TRUE(has_event_around(
       "Normal ScalingReplicaSet Scaled down replica set " + first_name + " from ", " to 0"))
       << events();
-  const std::vector<std::string> seen = reasons("web");
+  const std::vector<std::string> seen = reasons_through("web", "NewReplicaSetAvailable");
   EXPECT_NE(std::find(seen.begin(), seen.end(), "NewReplicaSetCreated"), seen.end())
       << ::testing::PrintToString(seen);
   EXPECT_NE(std::find(seen.begin(), seen.end(), "ReplicaSetUpdated"), seen.end())
@@ -394,7 +405,7 @@ TEST_F(DeploymentControllerTest, PauseAndResume) {
       seconds(60)));
   EXPECT_EQ(spec_of("api", "api:2"), 3);
   EXPECT_EQ(spec_of("api", "api:1"), 0);
-  const std::vector<std::string> seen = reasons("api");
+  const std::vector<std::string> seen = reasons_through("api", "NewReplicaSetAvailable");
   const auto paused = std::find(seen.begin(), seen.end(), "DeploymentPaused");
   const auto resumed = std::find(seen.begin(), seen.end(), "DeploymentResumed");
   ASSERT_NE(paused, seen.end()) << ::testing::PrintToString(seen);
@@ -471,7 +482,7 @@ TEST_F(DeploymentControllerTest, ProgressDeadlineExceededThenRecovers) {
     spec["template"].as_object()["spec"].as_object().erase("nodeSelector");
   });
   ASSERT_TRUE(rolls_out("stuck"));
-  seen = reasons("stuck");
+  seen = reasons_through("stuck", "NewReplicaSetAvailable");
   EXPECT_EQ(seen.back(), "NewReplicaSetAvailable") << ::testing::PrintToString(seen);
   const auto timed_out = std::find(seen.begin(), seen.end(), "ProgressDeadlineExceeded");
   ASSERT_NE(timed_out, seen.end());
