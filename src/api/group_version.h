@@ -1,6 +1,7 @@
 // Group/version/kind/resource identifiers, as in apimachinery's schema package.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,8 @@ struct GroupVersion {
   // "v1" for the core group, "apps/v1" otherwise: the apiVersion field.
   std::string api_version() const { return group.empty() ? version : group + "/" + version; }
   static GroupVersion parse(std::string_view api_version);
+  // schema.ParseGroupVersion: as parse(), but nullopt for more than one '/'.
+  static std::optional<GroupVersion> parse_checked(std::string_view api_version);
   friend bool operator==(const GroupVersion&, const GroupVersion&) = default;
 };
 
@@ -53,6 +56,13 @@ inline GroupVersion GroupVersion::parse(std::string_view api_version) {
   auto slash = api_version.find('/');
   if (slash == std::string_view::npos) return {"", std::string(api_version)};
   return {std::string(api_version.substr(0, slash)), std::string(api_version.substr(slash + 1))};
+}
+
+inline std::optional<GroupVersion> GroupVersion::parse_checked(std::string_view api_version) {
+  const auto slash = api_version.find('/');
+  if (slash != std::string_view::npos && api_version.find('/', slash + 1) != std::string_view::npos)
+    return std::nullopt;
+  return parse(api_version);
 }
 
 }  // namespace kcm::api

@@ -221,9 +221,7 @@ json::object& member(json::object& o, std::string_view key) {
 
 json::object component_config(const Options& options) {
   json::object config = json::parse(kDefaults).as_object();
-  const auto duration = [](std::chrono::nanoseconds d) {
-    return json::value(api::format_duration(d));
-  };
+  const auto duration = api::duration_to_json;  // metav1.Duration on the wire
 
   json::object& generic = member(config, "Generic");
   generic["MinResyncPeriod"] = duration(options.min_resync_period);

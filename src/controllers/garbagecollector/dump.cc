@@ -11,12 +11,10 @@
 namespace kcm::controllers::garbagecollector {
 namespace {
 
-// schema.ParseGroupVersion: "" and "/" are the empty version, more than one
-// slash is an error (the dump then shows an empty group and version).
+// An apiVersion that does not parse shows an empty group and version, as
+// upstream's dump logs the error and goes on with the zero GroupVersion.
 api::GroupVersion parse_group_version(const std::string& api_version) {
-  if (api_version.empty() || api_version == "/") return {};
-  if (std::count(api_version.begin(), api_version.end(), '/') > 1) return {};
-  return api::GroupVersion::parse(api_version);
+  return api::GroupVersion::parse_checked(api_version).value_or(api::GroupVersion{});
 }
 
 DotVertex vertex_of(const Node& node) {

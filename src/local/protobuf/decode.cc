@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 
 #include "api/field_error.h"
@@ -27,11 +26,10 @@ std::string summarize(std::string_view body) {
 // apimachinery's schema.ParseGroupVersion: more than one slash is an error,
 // after which FromAPIVersionAndKind keeps only the kind.
 bool parse_group_version(std::string_view api_version, api::GroupVersionKind& gvk) {
-  const auto slashes = std::count(api_version.begin(), api_version.end(), '/');
-  if (slashes > 1) return false;
-  const auto gv = api::GroupVersion::parse(api_version);
-  gvk.group = gv.group;
-  gvk.version = gv.version;
+  const auto gv = api::GroupVersion::parse_checked(api_version);
+  if (!gv) return false;
+  gvk.group = gv->group;
+  gvk.version = gv->version;
   return true;
 }
 
