@@ -14,6 +14,19 @@ std::optional<json::object> parse_object(const std::string& text) {
   return std::move(v.get_object());
 }
 
+// The simulated components never read managedFields (kubelets and the
+// scheduler do not either); the watch copies they keep drop them, which is
+// about a third of a pod's parsed size and of its later copies.
+std::optional<json::object> parse_watched_object(const std::string& text) {
+  auto obj = parse_object(text);
+  if (obj) {
+    if (json::value* metadata = obj->if_contains("metadata"); metadata && metadata->is_object()) {
+      metadata->get_object().erase("managedFields");
+    }
+  }
+  return obj;
+}
+
 }  // namespace
 
 ApiAccess::ApiAccess(apiserver::RestStore& rest, const registry::ResourceTable& table,
@@ -100,7 +113,7 @@ struct ApiAccess::Watch::Sink final : storage::WatchSink {
                            : event.type == storage::EventType::kModified ? EventType::kModified
                                                                          : EventType::kDeleted;
     loop->post([handler = handler, type, object = event.object] {
-      if (auto obj = parse_object(object->json)) (*handler)(type, std::move(*obj));
+      if (auto obj = parse_watched_object(object->json)) (*handler)(type, std::move(*obj));
     });
   }
   std::shared_ptr<Loop> loop;

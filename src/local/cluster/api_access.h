@@ -63,6 +63,7 @@ class ApiAccess {
   using WatchHandler = std::function<void(EventType, json::object)>;
   class Watch;
   // Every existing object as kAdded, then every change; stops when the Watch is destroyed.
+  // Objects come without metadata.managedFields, which no simulated component reads.
   Result<std::unique_ptr<Watch>, std::string> watch(Kind kind, WatchHandler handler);
 
  private:

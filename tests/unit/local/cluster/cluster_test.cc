@@ -10,6 +10,8 @@
 
 #include "eventually.h"
 #include "local/apiserver/rest_store.h"
+#include "local/cluster/api_access.h"
+#include "local/cluster/loop.h"
 
 namespace kcm::local::cluster {
 namespace {
@@ -371,6 +373,35 @@ TEST_F(ClusterTest, APreStopSleepHookKeepsADeletedPodRunning) {
   // Not before the hook's two seconds.
   EXPECT_GE(std::chrono::steady_clock::now() - deleted_at, 1900ms);
   ASSERT_TRUE(eventually([&] { return !get("", "pods", "default", "slow"); }));
+}
+
+// The simulated components' watch copies leave managedFields out (none of
+// them reads it); the stored object keeps it.
+TEST_F(ClusterTest, WatchedCopiesLeaveManagedFieldsOut) {
+  auto loop = std::make_shared<Loop>();
+  loop->start();
+  ApiAccess api(rest_, table_, loop);
+  std::mutex mu;
+  std::vector<json::object> seen;
+  auto watch = api.watch(Kind::kPods, [&](ApiAccess::EventType, json::object pod) {
+    const std::lock_guard lock(mu);
+    seen.push_back(std::move(pod));
+  });
+  ASSERT_TRUE(watch) << watch.error();
+  api.create(Kind::kPods, "default", pod("web-1"), [](ApiAccess::Outcome) {});
+  ASSERT_TRUE(eventually([&] {
+    const std::lock_guard lock(mu);
+    return !seen.empty();
+  }));
+  const auto stored = get("", "pods", "default", "web-1");
+  ASSERT_TRUE(stored);
+  ASSERT_TRUE(api::find_array(stored->at("metadata").as_object(), "managedFields"));
+  const std::lock_guard lock(mu);
+  const json::object& metadata = seen.front().at("metadata").as_object();
+  EXPECT_FALSE(metadata.contains("managedFields"));
+  EXPECT_EQ(metadata.at("name"), "web-1");
+  EXPECT_EQ(metadata.at("uid"), stored->at("metadata").at("uid"));
+  loop->stop();
 }
 
 }  // namespace
