@@ -72,11 +72,22 @@ std::size_t BlockingSocket::send(const iovec* iov, std::size_t count,
   msg.msg_iovlen = count;
   // MSG_NOSIGNAL: a peer that closed the connection is an error, not SIGPIPE.
   const int flags = MSG_NOSIGNAL | (deadline_ ? MSG_DONTWAIT : 0);
+  if (deadline_ && SteadyClock::now() >= *deadline_) {
+    ec = asio::error::timed_out;
+    return 0;
+  }
+  // A request's socket almost always has room: send first and wait only when
+  // the kernel's buffer is full (a poll before every send was one system
+  // call per request for nothing). Reads keep their poll first: the answer
+  // is rarely there yet when the read starts.
   for (;;) {
-    if (deadline_ && !wait_ready(POLLOUT, ec)) return 0;
     const ssize_t n = ::sendmsg(socket_.native_handle(), &msg, flags);
     if (n >= 0) return static_cast<std::size_t>(n);
-    if (errno == EINTR || (deadline_ && would_block())) continue;
+    if (errno == EINTR) continue;
+    if (deadline_ && would_block()) {
+      if (!wait_ready(POLLOUT, ec)) return 0;
+      continue;
+    }
     ec = errno_code();
     return 0;
   }

@@ -2,8 +2,9 @@
 
 // A connected TCP socket as the synchronous stream under an HTTP exchange.
 //
-// read_some and write_some wait in the kernel: one recv or send each (and a
-// poll before it while a deadline is set). Running each read and write as an
+// read_some and write_some wait in the kernel: one recv or send each (and,
+// while a deadline is set, a poll before a read, and before a write only
+// when the send buffer is full). Running each read and write as an
 // Asio operation on an io_context cost a handful of system calls apiece
 // (speculative reads, epoll_wait for every handler, wake-ups), which made up
 // most of the HTTP client's kernel time under load.

@@ -100,6 +100,31 @@ TEST(BlockingSocketTest, APassedDeadlineFailsWithoutWaiting) {
   EXPECT_EQ(ec, asio::error::timed_out);
 }
 
+// Writes go straight to the kernel; one that finds the send buffer full
+// waits for room until the deadline.
+TEST(BlockingSocketTest, AWriteToAFullBufferTimesOutAtTheDeadline) {
+  LoopbackPair pair;
+  const std::string text(64 * 1024, 'x');
+  boost::system::error_code ec;
+  std::size_t written = 0;
+  const auto start = std::chrono::steady_clock::now();
+  pair.client().set_deadline(start + 100ms);
+  // The peer reads nothing: the buffers fill, then a write waits.
+  for (int i = 0; i < 10000 && !ec; ++i) {
+    written += pair.client().write_some(asio::buffer(text), ec);
+  }
+  EXPECT_EQ(ec, asio::error::timed_out);
+  EXPECT_GT(written, 0u);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 100ms);
+
+  // Once the peer reads, a write with time left goes through.
+  std::string sink(written, '\0');
+  asio::read(pair.server(), asio::buffer(sink));
+  pair.client().set_deadline(std::chrono::steady_clock::now() + 10s);
+  EXPECT_EQ(pair.client().write_some(asio::buffer(text.data(), 16), ec), 16u);
+  EXPECT_FALSE(ec);
+}
+
 TEST(BlockingSocketTest, ShutdownFromAnotherThreadEndsABlockedRead) {
   LoopbackPair pair;
   std::thread canceller([&] {
