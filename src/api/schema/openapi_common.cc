@@ -36,7 +36,9 @@ void collect_openapi_types(const Type& t, std::set<const Type*>& seen, std::set<
 }
 
 bool has_list_schema(const Type& t) {
-  return t.name != "Binding" && t.name != "Scale" && t.package != "meta/v1";
+  // Reviews are answered, never stored: there is nothing to list.
+  return t.name != "Binding" && t.name != "Scale" && t.package != "meta/v1" &&
+         t.package != "authorization.k8s.io/v1" && t.package != "authentication.k8s.io/v1";
 }
 
 json::array gvk_list_extension(const std::vector<GroupVersionKind>& gvks) {

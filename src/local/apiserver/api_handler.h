@@ -63,6 +63,8 @@ class ApiHandler {
   net::awaitable<void> remove_collection(Call& call);
   net::awaitable<void> scale(Call& call);
   net::awaitable<void> binding(Call& call);
+  // POST of an access or identity review (ResourceInfo::review).
+  net::awaitable<void> review(Call& call);
 
   // Writes a REST store result: the object (or the given body) in the
   // negotiated shape, or the Status, with `warnings` as Warning headers.
@@ -94,6 +96,14 @@ class ApiHandler {
   bool is_custom_resource(const ResourceInfo& r) const;
 
   Result<WriteOptions, api::Status> write_options(const Call& call) const;
+  // A create's options and body, decoded and type-checked (with the warnings
+  // fieldValidation=Warn gives).
+  struct CreateBody {
+    WriteOptions options;
+    json::object object;
+    std::vector<std::string> warnings;
+  };
+  Result<CreateBody, api::Status> create_body(const Call& call) const;
   // The Table options when the negotiated shape is a Table, else nullopt.
   Result<std::optional<printers::TableOptions>, api::Status> table_options(const Call& call) const;
   // One object, or a list, rendered as a Table.

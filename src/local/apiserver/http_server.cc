@@ -23,6 +23,7 @@
 
 #include "api/json.h"
 #include "api/status.h"
+#include "local/pki/certificates.h"
 #include "local/pki/tls_context.h"
 
 namespace kcm::local::apiserver {
@@ -32,6 +33,9 @@ using tcp = net::ip::tcp;
 using namespace std::chrono_literals;
 
 namespace {
+
+// Every authenticated user is in this group, as upstream's authenticators add it.
+constexpr std::string_view kAuthenticatedGroup = "system:authenticated";
 
 constexpr auto kHandshakeTimeout = 30s;
 constexpr auto kIdleTimeout = 10min;  // keep-alive connections with no request
@@ -62,6 +66,7 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
 
   const HttpRequest& request() const override { return req_; }
   const std::string& user() const override { return user_; }
+  const std::vector<std::string>& groups() const override { return groups_; }
 
   net::awaitable<void> respond(http::status status, std::string_view content_type, std::string body,
                                Headers headers) override {
@@ -133,6 +138,8 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
     if (ec) co_return;
     if (auto identity = pki::client_certificate_identity(stream_.native_handle())) {
       cert_user_ = identity->user;
+      cert_groups_ = std::move(identity->groups);
+      cert_groups_.push_back(std::string(kAuthenticatedGroup));
     }
     while (!closed_) {
       http::request_parser<http::string_body> parser;
@@ -212,16 +219,20 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
   bool authenticate() {
     if (!cert_user_.empty()) {
       user_ = cert_user_;
+      groups_ = cert_groups_;
       return true;
     }
     const auto auth = req_[http::field::authorization];
     constexpr std::string_view kBearer = "Bearer ";
     if (auth.size() > kBearer.size() && auth.substr(0, kBearer.size()) == kBearer &&
         options_.token_ok && options_.token_ok(auth.substr(kBearer.size()))) {
-      user_ = "kcm-admin";
+      // The token is the admin's, as the certificate is.
+      user_ = pki::kAdminUser;
+      groups_ = {std::string(pki::kAdminGroup), std::string(kAuthenticatedGroup)};
       return true;
     }
     user_.clear();
+    groups_.clear();
     std::string_view target = req_.target();
     target = target.substr(0, target.find('?'));
     for (const auto& p : options_.public_paths) {
@@ -236,7 +247,9 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
   beast::flat_buffer buffer_;
   HttpRequest req_;
   std::string cert_user_;
+  std::vector<std::string> cert_groups_;
   std::string user_;
+  std::vector<std::string> groups_;
   bool keep_alive_ = true;
   bool responded_ = false;
   bool streaming_ = false;

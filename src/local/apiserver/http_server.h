@@ -34,6 +34,9 @@ class Exchange {
   virtual const HttpRequest& request() const = 0;
   // The authenticated user ("" for anonymous requests to public paths).
   virtual const std::string& user() const = 0;
+  // The authenticated user's groups, "system:authenticated" last (empty for
+  // anonymous requests).
+  virtual const std::vector<std::string>& groups() const = 0;
 
   using Headers = std::vector<std::pair<std::string, std::string>>;
   virtual net::awaitable<void> respond(http::status status, std::string_view content_type,

@@ -52,15 +52,19 @@ json::object paths_for(const registry::ResourceInfo& r) {
   const std::string object = api::schema::schema_ref(r.gvk());
   const std::string list = object.empty() ? "" : api::schema::list_schema_ref(r.gvk());
   const std::string status = api::schema::status_schema_ref();
-  paths[base] = json::object{{"get", operation(r, "list", false, list)},
-                             {"post", operation(r, "post", true, object)}};
+  json::object collection;
+  if (r.has_verb("list")) collection["get"] = operation(r, "list", false, list);
+  if (r.has_verb("create")) collection["post"] = operation(r, "post", true, object);
+  if (!collection.empty()) paths[base] = std::move(collection);
   // The PATCH operation carries no requestBody on purpose: with one, kubectl
   // would compute strategic merge patches from these documents instead of its
   // compiled-in types.
-  paths[base + "/{name}"] = json::object{{"get", operation(r, "get", false, object)},
-                                         {"put", operation(r, "put", true, object)},
-                                         {"patch", operation(r, "patch", true, object)},
-                                         {"delete", operation(r, "delete", false, status)}};
+  json::object item;
+  if (r.has_verb("get")) item["get"] = operation(r, "get", false, object);
+  if (r.has_verb("update")) item["put"] = operation(r, "put", true, object);
+  if (r.has_verb("patch")) item["patch"] = operation(r, "patch", true, object);
+  if (r.has_verb("delete")) item["delete"] = operation(r, "delete", false, status);
+  if (!item.empty()) paths[base + "/{name}"] = std::move(item);
   for (const auto& s : r.subresources) {
     if (std::find(s.verbs.begin(), s.verbs.end(), "patch") == s.verbs.end()) continue;
     const std::string sub_ref = api::schema::schema_ref(s.response_kind);

@@ -294,7 +294,9 @@ net::awaitable<void> ApiHandler::handle_resource(Call& call) {
     co_await reply_error(call.ex, api::method_not_supported(resource->group_resource(), verb));
     co_return;
   }
-  if (verb == "get") {
+  if (resource->review) {
+    co_await review(call);  // "create", the one verb a review has
+  } else if (verb == "get") {
     co_await get(call);
   } else if (verb == "list") {
     co_await list(call);
@@ -375,27 +377,28 @@ net::awaitable<void> ApiHandler::create(Call& call) {
     co_await reply_error(call.ex, refused);
     co_return;
   }
-  auto options = write_options(call);
-  if (!options) {
-    co_await reply_error(call.ex, options.error());
-    co_return;
-  }
-  const auto& req = call.ex.request();
-  auto obj = decode_object(*call.resource, call.resource->gvk(), req[http::field::content_type],
-                           req.body());
-  if (!obj) {
-    co_await reply_error(call.ex, obj.error());
-    co_return;
-  }
-  auto warnings = check_body(call, *options, req[http::field::content_type], req.body());
-  if (!warnings) {
-    co_await reply_error(call.ex, warnings.error());
+  auto body = create_body(call);
+  if (!body) {
+    co_await reply_error(call.ex, body.error());
     co_return;
   }
   auto result = co_await await_result<Result<WriteResult, api::Status>>([&](auto done) {
-    rest_.create(*call.resource, call.info.namespace_, std::move(*obj), *options, done);
+    rest_.create(*call.resource, call.info.namespace_, std::move(body->object), body->options,
+                 done);
   });
-  co_await reply(call, std::move(result), std::move(*warnings));
+  co_await reply(call, std::move(result), std::move(body->warnings));
+}
+
+Result<ApiHandler::CreateBody, api::Status> ApiHandler::create_body(const Call& call) const {
+  auto options = write_options(call);
+  if (!options) return fail(std::move(options).error());
+  const auto& req = call.ex.request();
+  auto obj = decode_object(*call.resource, call.resource->gvk(), req[http::field::content_type],
+                           req.body());
+  if (!obj) return fail(std::move(obj).error());
+  auto warnings = check_body(call, *options, req[http::field::content_type], req.body());
+  if (!warnings) return fail(std::move(warnings).error());
+  return CreateBody{std::move(*options), std::move(*obj), std::move(*warnings)};
 }
 
 net::awaitable<void> ApiHandler::update(Call& call) {

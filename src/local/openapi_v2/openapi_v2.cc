@@ -305,7 +305,7 @@ void add_resource_paths(const ResourceInfo& r, json::object& paths) {
                                   .codes = kOkAccepted,
                                   .ref = r.delete_returns_object ? object_ref : status_ref});
   }
-  paths[item] = std::move(one);
+  if (one.size() > 1) paths[item] = std::move(one);  // more than its parameters
 
   // Every namespace at once: GET /apis/apps/v1/deployments.
   if (r.namespaced && r.has_verb("list")) {

@@ -1,5 +1,9 @@
 #include "local/registry/resource_info.h"
 
+#include <algorithm>
+#include <cctype>
+
+#include "local/registry/reviews.h"
 #include "local/registry/strategies.h"
 
 namespace kcm::local::registry {
@@ -174,6 +178,25 @@ ResourceTable builtin_resources(const ApiFeatures& features) {
              .storage = "core/events",
              .conversion = events_to_core_conversion(),
              .strategy = events_event_strategy()});
+  // kcm-local authorizes every authenticated request (kube-apiserver's
+  // AlwaysAllow mode): the reviews answer from that and from the user the
+  // request was authenticated as.
+  const auto review = [](std::string group, std::string kind) {
+    std::string singular = kind;
+    std::transform(singular.begin(), singular.end(), singular.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ResourceInfo{.gvr = {std::move(group), "v1", singular + "s"},
+                        .kind = std::move(kind),
+                        .singular = singular,
+                        .namespaced = false,
+                        .verbs = {"create"},
+                        .selectable_fields = fields({}),
+                        .strategy = review_strategy(),
+                        .review = true};
+  };
+  table.add(review("authentication.k8s.io", "SelfSubjectReview"));
+  table.add(review("authorization.k8s.io", "SelfSubjectAccessReview"));
+  table.add(review("authorization.k8s.io", "SelfSubjectRulesReview"));
   table.add({.gvr = {"apiextensions.k8s.io", "v1", "customresourcedefinitions"},
              .kind = "CustomResourceDefinition",
              .singular = "customresourcedefinition",

@@ -86,6 +86,9 @@ struct ResourceInfo {
   std::shared_ptr<const crd::Schema> structural_schema;
   // A custom resource whose CRD is being deleted: no new objects.
   bool terminating = false;
+  // An access or identity review (authorization.k8s.io, authentication.k8s.io):
+  // created and answered from the request, never stored.
+  bool review = false;
 
   api::GroupVersionKind gvk() const { return {gvr.group, gvr.version, kind}; }
   api::GroupResource group_resource() const { return gvr.group_resource(); }

@@ -35,6 +35,7 @@ class RecordingExchange final : public Exchange {
 
   const HttpRequest& request() const override { return request_; }
   const std::string& user() const override { return user_; }
+  const std::vector<std::string>& groups() const override { return groups_; }
   net::awaitable<void> respond(http::status status, std::string_view content_type, std::string body,
                                Headers) override {
     status_ = static_cast<int>(status);
@@ -66,6 +67,7 @@ class RecordingExchange final : public Exchange {
  private:
   HttpRequest request_;
   std::string user_ = "admin";
+  std::vector<std::string> groups_ = {"system:masters", "system:authenticated"};
   int status_ = 0;
   std::string content_type_;
   std::string body_;
