@@ -65,6 +65,9 @@ class ApiHandler {
   net::awaitable<void> binding(Call& call);
   // POST of an access or identity review (ResourceInfo::review).
   net::awaitable<void> review(Call& call);
+  // GET pods/NAME/log, and its query checked as upstream's PodLogOptions.
+  net::awaitable<void> pod_log(Call& call);
+  Result<void, api::Status> check_pod_log_options(const Call& call) const;
 
   // Writes a REST store result: the object (or the given body) in the
   // negotiated shape, or the Status, with `warnings` as Warning headers.

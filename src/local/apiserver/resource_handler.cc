@@ -281,6 +281,8 @@ net::awaitable<void> ApiHandler::handle_resource(Call& call) {
       co_await scale(call);
     } else if (info.subresource == "binding") {
       co_await binding(call);
+    } else if (info.subresource == "log") {
+      co_await pod_log(call);
     } else if (verb == "get") {
       co_await get(call);
     } else if (verb == "update") {

@@ -86,6 +86,7 @@ ResourceTable builtin_resources(const ApiFeatures& features) {
        .categories = {"all"},
        .verbs = kAllVerbs,
        .subresources = {{"binding", {"", "v1", "Binding"}, {"create"}},
+                        {"log", {"", "v1", "Pod"}, {"get"}},
                         {"status", {"", "v1", "Pod"}, kStatusVerbs}},
        .selectable_fields = fields({"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
                                     "spec.serviceAccountName", "spec.hostNetwork", "status.phase",
