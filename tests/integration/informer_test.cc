@@ -176,6 +176,9 @@ class GatedListerWatcher : public ListerWatcher {
     for (Stream* s : open_)
       s->inner->stop();
   }
+  // New lists and watches are refused; open watches go on (until the server
+  // ends them).
+  void refuse_new_calls() { down_ = true; }
   void bring_up() { down_ = false; }
   int lists() const { return lists_; }
   int expired() const { return expired_; }
@@ -702,8 +705,16 @@ TEST_F(InformerIntegrationTest, ResumesWatchAfterServerRestart) {
       [&] { return informer_->indexer()->get("resume", "before")->resource_version() != rv; }));
   const int lists_before = gate().lists();
 
+  // The crash ends the watch. Its re-watch, made at once, could reach the
+  // dying server's listening socket before the kernel closes it and be
+  // reset instead of refused, and a reset is not an error to retry the
+  // watch on (upstream's isWatchErrorRetriable): the reflector would
+  // re-list. The gate refuses new calls until the server is back, as a
+  // server that is gone does.
+  gate().refuse_new_calls();
   cluster_->kill();
   cluster_->start();
+  gate().bring_up();
   change_after_restart("resume");
   EXPECT_EQ(gate().lists(), lists_before) << "the reflector should have resumed its watch";
   EXPECT_EQ(gate().expired(), 0);
