@@ -66,7 +66,7 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
 
   const HttpRequest& request() const override { return req_; }
   const std::string& user() const override { return user_; }
-  const std::vector<std::string>& groups() const override { return groups_; }
+  const std::vector<std::string>& groups() const override { return *groups_; }
 
   net::awaitable<void> respond(http::status status, std::string_view content_type, std::string body,
                                Headers headers) override {
@@ -219,7 +219,7 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
   bool authenticate() {
     if (!cert_user_.empty()) {
       user_ = cert_user_;
-      groups_ = cert_groups_;
+      groups_ = &cert_groups_;
       return true;
     }
     const auto auth = req_[http::field::authorization];
@@ -228,11 +228,13 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
         options_.token_ok && options_.token_ok(auth.substr(kBearer.size()))) {
       // The token is the admin's, as the certificate is.
       user_ = pki::kAdminUser;
-      groups_ = {std::string(pki::kAdminGroup), std::string(kAuthenticatedGroup)};
+      static const std::vector<std::string> kTokenGroups = {std::string(pki::kAdminGroup),
+                                                            std::string(kAuthenticatedGroup)};
+      groups_ = &kTokenGroups;
       return true;
     }
     user_.clear();
-    groups_.clear();
+    groups_ = &kNoGroups;
     std::string_view target = req_.target();
     target = target.substr(0, target.find('?'));
     for (const auto& p : options_.public_paths) {
@@ -249,7 +251,10 @@ class Session final : public Exchange, public std::enable_shared_from_this<Sessi
   std::string cert_user_;
   std::vector<std::string> cert_groups_;
   std::string user_;
-  std::vector<std::string> groups_;
+  // The groups of the request being served: the certificate's, the token's
+  // or none; pointed at, not copied, on every request.
+  static inline const std::vector<std::string> kNoGroups;
+  const std::vector<std::string>* groups_ = &kNoGroups;
   bool keep_alive_ = true;
   bool responded_ = false;
   bool streaming_ = false;
