@@ -16,7 +16,10 @@ namespace {
 // The defaults of built-in associative-list key fields.
 const json::value* key_default(const schema::TypeExpr* item, std::string_view key) {
   static const json::value tcp = "TCP";
-  if (item != nullptr && item->object != nullptr && item->object->name == "ContainerPort" &&
+  // The list-map keys with a default in upstream's OpenAPI: the protocol of
+  // container and service ports.
+  if (item != nullptr && item->object != nullptr &&
+      (item->object->name == "ContainerPort" || item->object->name == "ServicePort") &&
       key == "protocol") {
     return &tcp;
   }
