@@ -10,6 +10,7 @@
 #include "local/pki/kubeconfig.h"
 #include "local/pki/tls_context.h"
 #include "local/registry/custom_resources.h"
+#include "local/registry/service_allocator.h"
 
 namespace kcm::local::apiserver {
 
@@ -37,6 +38,52 @@ Result<void> seed_namespaces(RestStore& rest, const registry::ResourceTable& tab
     if (!result && result.error().code != 409) {
       return fail("cannot create namespace " + std::string(name) + ": " + result.error().message);
     }
+  }
+  return {};
+}
+
+// The `kubernetes` Service every cluster has, which kube-apiserver creates
+// when it is missing and whose port it points at itself on every start: the
+// range's first IP, 443 to the API server's port.
+Result<void> seed_kubernetes_service(RestStore& rest, const registry::ResourceTable& table,
+                                     unsigned short port) {
+  const ResourceInfo* services = table.find("", "v1", "services");
+  if (services == nullptr) return {};
+  const json::array ports{json::object{{"name", "https"},
+                                       {"port", 443},
+                                       {"protocol", "TCP"},
+                                       {"targetPort", static_cast<int>(port)}}};
+  WriteOptions options;
+  options.field_manager = "kube-apiserver";
+  std::promise<Result<WriteResult, api::Status>> done;
+  const auto finish = [&done](Result<WriteResult, api::Status> r) { done.set_value(std::move(r)); };
+  if (auto existing = rest.get(*services, "default", "kubernetes"); existing && *existing) {
+    const json::object current = parse_stored(**existing);
+    const json::object* spec = api::find_object(current, "spec");
+    const json::value* now = spec != nullptr ? spec->if_contains("ports") : nullptr;
+    if (now != nullptr && *now == json::value(ports)) return {};
+    rest.update_with(
+        *services, "default", "kubernetes", Subresource::kNone,
+        [&ports](const json::object& svc) -> Result<json::object, api::Status> {
+          json::object updated = svc;
+          api::ensure_object(updated, "spec")["ports"] = ports;
+          return updated;
+        },
+        options, finish);
+  } else {
+    json::object service{
+        {"apiVersion", "v1"},
+        {"kind", "Service"},
+        {"metadata", json::object{{"name", "kubernetes"},
+                                  {"labels", json::object{{"component", "apiserver"},
+                                                          {"provider", "kubernetes"}}}}},
+        {"spec", json::object{{"clusterIP", registry::ServiceRanges().first_cluster_ip()},
+                              {"ports", ports}}}};
+    rest.create(*services, "default", std::move(service), options, finish);
+  }
+  auto result = done.get_future().get();
+  if (!result && result.error().code != 409) {
+    return fail("cannot write the kubernetes service: " + result.error().message);
   }
   return {};
 }
@@ -107,6 +154,9 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& opti
   server->port_ = *port;
   // With port 0 the real port is known only now; nobody can have connected yet.
   server->handler_->set_server_address(display_host + ":" + std::to_string(*port));
+  if (auto seeded = seed_kubernetes_service(*server->rest_, table, *port); !seeded) {
+    return fail(seeded.error());
+  }
 
   server->kubeconfig_ =
       options.kubeconfig_out.empty() ? options.data_dir / "kubeconfig" : options.kubeconfig_out;

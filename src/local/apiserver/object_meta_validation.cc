@@ -95,8 +95,13 @@ api::FieldErrors validate_object_meta(const ResourceInfo& info, const json::obje
   static const json::object kEmpty;
   const json::object* meta_ptr = api::find_object(obj, "metadata");
   const json::object& meta = meta_ptr != nullptr ? *meta_ptr : kEmpty;
-  const api::NameValidator validator =
-      info.kind == "Namespace" ? api::name_is_dns_label : api::name_is_dns_subdomain;
+  // Namespaces are DNS labels, Services DNS-1035 labels (a name that is also
+  // a DNS name of the cluster), the rest DNS subdomains.
+  const bool core = info.gvr.group.empty();
+  const api::NameValidator validator = core && info.kind == "Namespace" ? api::name_is_dns_label
+                                       : core && info.kind == "Service"
+                                           ? api::name_is_dns1035_label
+                                           : api::name_is_dns_subdomain;
   errs =
       api::validate_object_name(meta_str(meta, "name"), meta_str(meta, "generateName"), validator);
   const std::string ns = meta_str(meta, "namespace");

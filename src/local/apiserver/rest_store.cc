@@ -415,6 +415,26 @@ Result<void, api::Status> RestStore::check_namespace_for_create(const ResourceIn
   return {};
 }
 
+Result<registry::Allocator::Reservation, api::Status> RestStore::allocate(
+    const ResourceInfo& info, json::object& obj, const json::object* old) const {
+  if (!info.allocator) return registry::Allocator::Reservation();
+  const registry::Allocator::StoredObjects stored = [this, &info] {
+    std::vector<json::object> out;
+    auto listed = store_.list(resource_id(info), {});
+    if (listed) {
+      for (const auto& item : listed->items)
+        out.push_back(load(info, *item));
+    }
+    return out;
+  };
+  return info.allocator->allocate(obj, old, stored);
+}
+
+WriteDone RestStore::holding(registry::Allocator::Reservation reservation, WriteDone done) {
+  return [reservation = std::move(reservation),
+          done = std::move(done)](Result<WriteResult, api::Status> r) { done(std::move(r)); };
+}
+
 void RestStore::create(const ResourceInfo& info, std::string_view ns, json::object obj,
                        const WriteOptions& options, WriteDone done_in) {
   WriteDone done = presenting(info, std::move(done_in));
@@ -452,6 +472,13 @@ void RestStore::create(const ResourceInfo& info, std::string_view ns, json::obje
   canonicalize(info, obj);  // what a default set prints as Go prints it
   // Before the strategy, as upstream's create handler records them.
   track_managed_fields(info, Subresource::kNone, nullptr, obj, options);
+  // Allocation precedes the strategy and validation, as upstream's BeginCreate.
+  auto reservation = allocate(info, obj, nullptr);
+  if (!reservation) {
+    done(fail(std::move(reservation).error()));
+    return;
+  }
+  if (*reservation) done = holding(std::move(*reservation), std::move(done));
   info.strategy->prepare_for_create(obj);
   metadata(obj)["uid"] = new_uid();
   metadata(obj)["creationTimestamp"] = rfc3339_now();
@@ -522,6 +549,8 @@ struct RestStore::UpdateContext {
   WriteOptions options;
   WriteDone done;
   int attempts_left = kMaxUpdateAttempts;
+  // What the write took from the kind's pool, held until it ends.
+  registry::Allocator::Reservation reservation;
 };
 
 void RestStore::update(const ResourceInfo& info, std::string_view ns, std::string_view name,
@@ -602,6 +631,17 @@ void RestStore::run_update(std::shared_ptr<UpdateContext> ctx) {
     metadata(obj)["generation"] = *g;
   } else {
     metadata(obj).erase("generation");
+  }
+  // Allocation precedes the strategy and validation, as upstream's BeginUpdate.
+  // What an earlier attempt took is released first: it is not someone else's.
+  if (ctx->sub == Subresource::kNone) {
+    ctx->reservation.reset();
+    auto reservation = allocate(info, obj, &old);
+    if (!reservation) {
+      ctx->done(fail(std::move(reservation).error()));
+      return;
+    }
+    ctx->reservation = std::move(*reservation);
   }
   switch (ctx->sub) {
     case Subresource::kNone:

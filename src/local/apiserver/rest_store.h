@@ -149,6 +149,13 @@ class RestStore {
                           std::uint64_t revision) const;
   const ResourceInfo& storage_info(const ResourceInfo& info) const;
   WriteDone presenting(const ResourceInfo& info, WriteDone done) const;
+  // The kind's allocator, if it has one, fills in what `obj` takes from its
+  // pool (null reservation: nothing taken). `old`: null on create.
+  Result<registry::Allocator::Reservation, api::Status> allocate(const ResourceInfo& info,
+                                                                 json::object& obj,
+                                                                 const json::object* old) const;
+  // `done`, keeping `reservation` until it has run.
+  static WriteDone holding(registry::Allocator::Reservation reservation, WriteDone done);
   api::Status store_error(const ResourceInfo& info, std::string_view name,
                           storage::StoreError e) const;
 

@@ -16,6 +16,7 @@ const TablePrinter& replica_set_printer();
 const TablePrinter& lease_printer();
 const TablePrinter& config_map_printer();
 const TablePrinter& secret_printer();
+const TablePrinter& service_printer();
 const TablePrinter& default_table_printer();
 
 }  // namespace kcm::local::printers

@@ -12,6 +12,7 @@ const TablePrinter* find_printer(std::string_view group, std::string_view kind) 
     if (kind == "Event") return &event_printer();
     if (kind == "ConfigMap") return &config_map_printer();
     if (kind == "Secret") return &secret_printer();
+    if (kind == "Service") return &service_printer();
     return nullptr;
   }
   if (group == "apps") {

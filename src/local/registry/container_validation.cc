@@ -18,20 +18,6 @@ namespace {
 
 using Errs = api::FieldErrors;
 
-// ValidatePortNumOrName of an IntOrString (absent reads as the integer 0).
-void validate_port_num_or_name(const json::object& holder, std::string_view key,
-                               std::string_view field, Errs& errs) {
-  const json::value* port = member(holder, key);
-  if (port != nullptr && port->is_string()) {
-    append_invalid(field, port->get_string(), is_valid_port_name(port->get_string()), errs);
-    return;
-  }
-  const std::int64_t n = int_member(holder, key).value_or(0);
-  for (const auto& msg : is_valid_port_num(n)) {
-    errs.push_back(api::invalid(std::string(field), json::value(n), msg));
-  }
-}
-
 void validate_handler(const json::object& h, bool lifecycle, const ContainerContext& ctx,
                       std::string_view field, Errs& errs) {
   int count = 0;
@@ -164,12 +150,7 @@ void validate_ports(const json::object& c, std::string_view field, Errs& errs) {
       }
     }
     const std::string_view protocol = string_member(port, "protocol");
-    if (protocol.empty()) {
-      errs.push_back(api::required(path_of(idx, "protocol")));
-    } else if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {
-      errs.push_back(api::not_supported(path_of(idx, "protocol"), json::value(protocol),
-                                        {"SCTP", "TCP", "UDP"}));
-    }
+    validate_port_protocol(protocol, path_of(idx, "protocol"), errs);
   }
 }
 

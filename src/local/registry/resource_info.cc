@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "local/registry/reviews.h"
+#include "local/registry/service_allocator.h"
 #include "local/registry/strategies.h"
 
 namespace kcm::local::registry {
@@ -136,6 +137,17 @@ ResourceTable builtin_resources(const ApiFeatures& features) {
              .selectable_fields = fields({"type"}),
              .delete_returns_object = false,
              .strategy = secret_strategy()});
+  table.add({.gvr = {"", "v1", "services"},
+             .kind = "Service",
+             .singular = "service",
+             .short_names = {"svc"},
+             .categories = {"all"},
+             // Upstream serves no deletecollection for Services.
+             .verbs = {"create", "delete", "get", "list", "patch", "update", "watch"},
+             .subresources = {{"status", {"", "v1", "Service"}, kStatusVerbs}},
+             .selectable_fields = fields({"spec.clusterIP", "spec.type"}),
+             .strategy = service_strategy(),
+             .allocator = service_allocator()});
   table.add({.gvr = {"apps", "v1", "deployments"},
              .kind = "Deployment",
              .singular = "deployment",

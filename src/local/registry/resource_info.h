@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/group_version.h"
+#include "local/registry/allocator.h"
 #include "local/registry/strategy.h"
 
 namespace kcm::local::crd {
@@ -73,6 +74,8 @@ struct ResourceInfo {
   std::string storage;
   std::shared_ptr<const Conversion> conversion;
   std::shared_ptr<const Strategy> strategy;
+  // Kinds whose writes take from a shared pool (Services: cluster IPs, node ports).
+  std::shared_ptr<const Allocator> allocator;
   // Custom resources only: the Table columns (empty: the built-in printer or
   // the default one) and the scale subresource's paths.
   std::vector<PrinterColumn> printer_columns;

@@ -19,6 +19,7 @@ std::shared_ptr<const Strategy> replica_set_strategy(const ApiFeatures& features
 std::shared_ptr<const Strategy> lease_strategy();
 std::shared_ptr<const Strategy> config_map_strategy();
 std::shared_ptr<const Strategy> secret_strategy();
+std::shared_ptr<const Strategy> service_strategy();
 std::shared_ptr<const Strategy> resource_quota_strategy();
 std::shared_ptr<const Strategy> limit_range_strategy();
 std::shared_ptr<const Strategy> custom_resource_definition_strategy();

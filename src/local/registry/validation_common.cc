@@ -324,4 +324,27 @@ void append(api::FieldErrors& errs, api::FieldErrors more) {
               std::make_move_iterator(more.end()));
 }
 
+void validate_port_num_or_name(const json::object& holder, std::string_view key,
+                               std::string_view field, api::FieldErrors& errs) {
+  const json::value* port = member(holder, key);
+  if (port != nullptr && port->is_string()) {
+    append_invalid(field, port->get_string(), is_valid_port_name(port->get_string()), errs);
+    return;
+  }
+  const std::int64_t n = int_member(holder, key).value_or(0);
+  for (const auto& msg : is_valid_port_num(n)) {
+    errs.push_back(api::invalid(std::string(field), json::value(n), msg));
+  }
+}
+
+void validate_port_protocol(std::string_view protocol, std::string_view field,
+                            api::FieldErrors& errs) {
+  if (protocol.empty()) {
+    errs.push_back(api::required(std::string(field)));
+  } else if (protocol != "SCTP" && protocol != "TCP" && protocol != "UDP") {
+    errs.push_back(
+        api::not_supported(std::string(field), json::value(protocol), {"SCTP", "TCP", "UDP"}));
+  }
+}
+
 }  // namespace kcm::local::registry

@@ -35,6 +35,14 @@ void validate_dns1123_subdomain(std::string_view value, std::string_view field,
 void validate_qualified_name(std::string_view value, std::string_view field,
                              api::FieldErrors& errs);
 
+// ValidatePortNumOrName of the IntOrString `holder[key]` (absent reads as the
+// integer 0), errors on `field`.
+void validate_port_num_or_name(const json::object& holder, std::string_view key,
+                               std::string_view field, api::FieldErrors& errs);
+// A container's or a Service port's protocol: required, SCTP, TCP or UDP.
+void validate_port_protocol(std::string_view protocol, std::string_view field,
+                            api::FieldErrors& errs);
+
 // Message lists of apimachinery's util/validation.
 std::vector<std::string> is_valid_port_num(std::int64_t port);
 std::vector<std::string> is_valid_port_name(std::string_view port);

@@ -150,13 +150,14 @@ TEST(PrinterLookupTest, FindPrinter) {
   EXPECT_NE(find_printer("", "Event"), nullptr);
   EXPECT_NE(find_printer("", "ConfigMap"), nullptr);
   EXPECT_NE(find_printer("", "Secret"), nullptr);
+  EXPECT_NE(find_printer("", "Service"), nullptr);
   EXPECT_NE(find_printer("apps", "Deployment"), nullptr);
   EXPECT_NE(find_printer("apps", "ReplicaSet"), nullptr);
   EXPECT_NE(find_printer("coordination.k8s.io", "Lease"), nullptr);
   EXPECT_NE(find_printer("events.k8s.io", "Event"), nullptr);
   EXPECT_NE(find_printer("events.k8s.io", "Event"), find_printer("", "Event"));
   // Kinds without an upstream printer here, and kinds in the wrong group.
-  EXPECT_EQ(find_printer("", "Service"), nullptr);
+  EXPECT_EQ(find_printer("", "ServiceAccount"), nullptr);
   EXPECT_EQ(find_printer("apps", "Pod"), nullptr);
   EXPECT_EQ(find_printer("", "Deployment"), nullptr);
   EXPECT_EQ(find_printer("extensions", "Deployment"), nullptr);
