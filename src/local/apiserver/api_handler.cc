@@ -21,6 +21,12 @@ bool ApiHandler::Call::has_param(std::string_view key) const {
   return params.find(key) != params.end();
 }
 
+std::optional<bool> ApiHandler::Call::bool_param(std::string_view key) const {
+  auto it = params.find(key);
+  if (it == params.end()) return std::nullopt;
+  return query_bool((*it).value);
+}
+
 ApiHandler::ApiHandler(RestStore& rest, const registry::ResourceCatalog& catalog,
                        VersionInfo version, std::string server_address)
     : rest_(rest),
@@ -142,8 +148,8 @@ net::awaitable<void> ApiHandler::handle(Exchange& ex) {
   const std::string path = target->path();
   const auto params = target->params();
   auto watch_it = params.find("watch");
-  const std::string watch_param = watch_it == params.end() ? "" : std::string((*watch_it).value);
-  RequestInfo info = parse_request_info(std::string(req.method_string()), path, watch_param);
+  const bool watch = watch_it != params.end() && query_bool((*watch_it).value);
+  RequestInfo info = parse_request_info(std::string(req.method_string()), path, watch);
   if (!info.is_resource_request) {
     co_await handle_non_resource(ex, path);
     co_return;
@@ -165,11 +171,13 @@ net::awaitable<void> ApiHandler::handle_non_resource(Exchange& ex, std::string_v
     co_return;
   }
   if (!is_get && !(req.method() == http::verb::post && path == "/kcm-local/compact")) {
-    co_await reply_error(
-        ex, api::Status{"Failure",
-                        "the server does not allow this method on the requested "
-                        "resource",
-                        std::string(api::reason::kMethodNotAllowed), api::StatusDetails{}, 405});
+    // (Built outside the co_await: GCC 12 miscompiles braced lists in coroutine calls.)
+    const api::Status not_allowed{"Failure",
+                                  "the server does not allow this method on the requested "
+                                  "resource",
+                                  std::string(api::reason::kMethodNotAllowed), api::StatusDetails{},
+                                  405};
+    co_await reply_error(ex, not_allowed);
     co_return;
   }
   if (path == "/version") {

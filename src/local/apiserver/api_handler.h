@@ -46,6 +46,8 @@ class ApiHandler {
     OutputFormat output;
     std::string param(std::string_view key) const;
     bool has_param(std::string_view key) const;
+    // A boolean parameter as upstream reads one (query_bool); nullopt when absent.
+    std::optional<bool> bool_param(std::string_view key) const;
   };
 
   net::awaitable<void> handle_non_resource(Exchange& ex, std::string_view path);

@@ -25,13 +25,6 @@ using namespace boost::asio::experimental::awaitable_operators;
 // How often a follower looks at its container again.
 constexpr auto kFollowPoll = 1s;
 
-// Query booleans as upstream converts them: anything but "0" and "false".
-bool query_bool(std::string value) {
-  for (auto& c : value)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return !value.empty() && value != "0" && value != "false";
-}
-
 }  // namespace
 
 Result<void, api::Status> ApiHandler::check_pod_log_options(const Call& call) const {
@@ -70,8 +63,8 @@ net::awaitable<void> ApiHandler::pod_log(Call& call) {
     co_return;
   }
   const std::string container = call.param("container");
-  const bool previous = query_bool(call.param("previous"));
-  const bool follow = query_bool(call.param("follow"));
+  const bool previous = call.bool_param("previous").value_or(false);
+  const bool follow = call.bool_param("follow").value_or(false);
   // The container as the pod stands now: its log target, or the error.
   const auto look = [&]() -> Result<registry::PodLogTarget, api::Status> {
     auto stored = rest_.get(*call.resource, call.info.namespace_, call.info.name);

@@ -1,5 +1,8 @@
 #include "local/apiserver/request_info.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace kcm::local::apiserver {
 
 std::vector<std::string> split_path(std::string_view path) {
@@ -16,8 +19,7 @@ std::vector<std::string> split_path(std::string_view path) {
   return out;
 }
 
-RequestInfo parse_request_info(std::string_view method, std::string_view path,
-                               std::string_view watch_param) {
+RequestInfo parse_request_info(std::string_view method, std::string_view path, bool watch) {
   RequestInfo info;
   info.path = std::string(path);
   std::vector<std::string> parts = split_path(path);
@@ -69,13 +71,22 @@ RequestInfo parse_request_info(std::string_view method, std::string_view path,
   } else {
     info.verb = "";
   }
-  const bool watch_requested = watch_param == "true" || watch_param == "1";
-  if (info.verb == "list" && (watch_requested || watch_prefix)) info.verb = "watch";
+  if (info.verb == "list" && (watch || watch_prefix)) info.verb = "watch";
   if (info.verb == "get" && watch_prefix) {
     // /watch/.../name: a watch of one object.
     info.verb = "watch";
   }
   return info;
+}
+
+bool query_bool(std::string_view value) {
+  const auto is = [&](std::string_view word) {
+    return value.size() == word.size() &&
+           std::equal(value.begin(), value.end(), word.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  };
+  return !is("false") && !is("0");
 }
 
 }  // namespace kcm::local::apiserver

@@ -23,10 +23,14 @@ struct RequestInfo {
   std::vector<std::string> parts;  // the segments after the group/version
 };
 
-// `method` is the HTTP method in upper case; `watch_param` is the value of the
-// `watch` query parameter ("" when absent).
-RequestInfo parse_request_info(std::string_view method, std::string_view path,
-                               std::string_view watch_param);
+// `method` is the HTTP method in upper case; `watch`: the `watch` query
+// parameter was given and reads true (query_bool).
+RequestInfo parse_request_info(std::string_view method, std::string_view path, bool watch);
+
+// A boolean query parameter that is present, read as upstream's parameter
+// codec reads every one (Convert_Slice_string_To_bool): false for "false" and
+// "0" in any case, true for anything else, the empty value included.
+bool query_bool(std::string_view value);
 
 // Splits a path into its non-empty segments.
 std::vector<std::string> split_path(std::string_view path);

@@ -543,24 +543,16 @@ struct ApplyRequest {
   bool force = false;
 };
 
-// `force`: the parameter when given.
+// `force`: the parameter, read as every query boolean (query_bool).
 Result<ApplyRequest, api::Status> read_apply_request(const api::GroupVersionKind& expected,
-                                                     std::string_view field_manager,
-                                                     std::optional<std::string> force,
+                                                     std::string_view field_manager, bool force,
                                                      std::string_view body) {
   if (field_manager.empty()) {
     return fail(api::invalid({"meta.k8s.io", "PatchOptions"}, "",
                              {api::required("fieldManager", "is required for apply patch")}));
   }
   ApplyRequest out;
-  if (force) {
-    const std::string& f = *force;
-    if (f != "true" && f != "false") {
-      return fail(
-          api::bad_request(fmt::format("force: invalid boolean value {}", api::go_quote(f))));
-    }
-    out.force = f == "true";
-  }
+  out.force = force;
   auto parsed = api::parse_yaml(body);
   if (!parsed)
     return fail(api::bad_request(fmt::format("error decoding YAML: {}", parsed.error())));
@@ -595,10 +587,9 @@ Result<void, api::Status> check_apply_create(const ResourceInfo& r, std::string_
 net::awaitable<void> ApiHandler::server_side_apply(Call& call, WriteOptions options) {
   const ResourceInfo& r = *call.resource;
   const api::GroupVersionKind gvk = r.gvk();
-  auto request = read_apply_request(
-      gvk, call.param("fieldManager"),
-      call.has_param("force") ? std::optional<std::string>(call.param("force")) : std::nullopt,
-      call.ex.request().body());
+  auto request =
+      read_apply_request(gvk, call.param("fieldManager"), call.bool_param("force").value_or(false),
+                         call.ex.request().body());
   if (!request) {
     co_await reply_error(call.ex, request.error());
     co_return;
@@ -727,8 +718,7 @@ net::awaitable<void> ApiHandler::remove(Call& call) {
   }
   if (call.has_param("propagationPolicy"))
     options.propagation_policy = call.param("propagationPolicy");
-  if (call.has_param("orphanDependents"))
-    options.orphan_dependents = call.param("orphanDependents") == "true";
+  if (auto orphan = call.bool_param("orphanDependents")) options.orphan_dependents = *orphan;
   auto write = write_options(call);
   if (!write) {
     co_await reply_error(call.ex, write.error());
@@ -973,10 +963,8 @@ net::awaitable<void> ApiHandler::scale(Call& call) {
   const bool is_update = verb == "update";
   std::optional<ApplyRequest> apply;
   if (media == "application/apply-patch+yaml") {
-    auto request = read_apply_request(
-        scale_kind(), call.param("fieldManager"),
-        call.has_param("force") ? std::optional<std::string>(call.param("force")) : std::nullopt,
-        req.body());
+    auto request = read_apply_request(scale_kind(), call.param("fieldManager"),
+                                      call.bool_param("force").value_or(false), req.body());
     if (!request) {
       co_await reply_error(call.ex, request.error());
       co_return;

@@ -125,10 +125,11 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
   }
   const ResourceInfo& info = *call.resource;
   const std::string rv = call.param("resourceVersion");
-  const bool bookmarks = call.param("allowWatchBookmarks") == "true";
-  const std::string send_initial = call.param("sendInitialEvents");
+  const bool bookmarks = call.bool_param("allowWatchBookmarks").value_or(false);
+  const std::optional<bool> send_initial = call.bool_param("sendInitialEvents");
   api::FieldErrors errs;
-  if (send_initial == "true") {
+  // Given at all (upstream's pointer is not nil), whether true or false.
+  if (send_initial) {
     if (request->resource_version_match != "NotOlderThan") {
       errs.push_back(api::forbidden("resourceVersionMatch",
                                     "sendInitialEvents requires setting resourceVersionMatch to "
@@ -138,13 +139,15 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
       errs.push_back(api::forbidden(
           "allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true"));
     }
-  } else if (!request->resource_version_match.empty() && send_initial.empty()) {
+  } else if (!request->resource_version_match.empty()) {
     errs.push_back(api::forbidden("resourceVersionMatch",
                                   "resourceVersionMatch is forbidden for watch unless "
                                   "sendInitialEvents is provided"));
   }
   if (!errs.empty()) {
-    co_await reply_error(call.ex, api::invalid({"meta.k8s.io", "ListOptions"}, "", errs));
+    // (Built outside the co_await: GCC 12 miscompiles braced lists in coroutine calls.)
+    const api::Status invalid = api::invalid({"meta.k8s.io", "ListOptions"}, "", errs);
+    co_await reply_error(call.ex, invalid);
     co_return;
   }
   std::optional<std::uint64_t> from;
@@ -157,7 +160,7 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
   }
   // Initial state: rv unset or "0" (unless sendInitialEvents=false), or
   // sendInitialEvents=true.
-  const bool initial_state = send_initial == "true" || (!from && send_initial != "false");
+  const bool initial_state = send_initial ? *send_initial : !from;
   if (initial_state) from.reset();
   std::chrono::seconds timeout(0);
   if (call.has_param("timeoutSeconds")) {
@@ -211,7 +214,7 @@ net::awaitable<void> ApiHandler::watch(Call& call) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto next_bookmark = std::chrono::steady_clock::now() + 60s;
   std::uint64_t progress = (*handle)->start_revision();
-  bool initial_end_pending = send_initial == "true";
+  bool initial_end_pending = send_initial.value_or(false);
 
   // In Table mode each event carries a one-row Table; headers go out once.
   std::optional<printers::TableOptions> table_mode = *table;

@@ -222,5 +222,36 @@ TEST_F(ApiHandlerMetadataTest, WatchStreamsMetadataEventsAndBookmarks) {
             "true");
 }
 
+// Query booleans read as upstream's: "1" and "TRUE" are true, and a given
+// sendInitialEvents (false too) needs resourceVersionMatch.
+TEST_F(ApiHandlerMetadataTest, WatchBooleansReadAsUpstreamReadsThem) {
+  create_pod("web");
+  const RecordingExchange lenient = call(http::verb::get,
+                                         "/api/v1/namespaces/default/pods?watch=1&"
+                                         "sendInitialEvents=1&resourceVersionMatch=NotOlderThan&"
+                                         "allowWatchBookmarks=TRUE&timeoutSeconds=1",
+                                         kMetadataAccept);
+  EXPECT_EQ(lenient.status(), 200);
+  EXPECT_NE(lenient.body().find(R"("type":"BOOKMARK")"), std::string::npos) << lenient.body();
+
+  const RecordingExchange refused =
+      call(http::verb::get, "/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=false",
+           kMetadataAccept);
+  EXPECT_EQ(refused.status(), 422);
+  EXPECT_NE(refused.body().find("sendInitialEvents requires setting resourceVersionMatch to "
+                                "NotOlderThan"),
+            std::string::npos)
+      << refused.body();
+}
+
+// A write to a path that only reads: 405 with upstream's Status.
+TEST_F(ApiHandlerMetadataTest, NonResourcePathsRefuseWrites) {
+  const RecordingExchange ex = call(http::verb::post, "/version", "application/json");
+  EXPECT_EQ(ex.status(), 405);
+  EXPECT_NE(ex.body().find("the server does not allow this method on the requested resource"),
+            std::string::npos)
+      << ex.body();
+}
+
 }  // namespace
 }  // namespace kcm::local::apiserver

@@ -38,7 +38,7 @@ TEST(RequestInfoTest, ParsesResourcePathsAsUpstream) {
        "coordination.k8s.io", "kube-system", "leases", "kcm", ""},
   };
   for (const InfoCase& c : cases) {
-    RequestInfo info = parse_request_info(c.method, c.path, c.watch);
+    RequestInfo info = parse_request_info(c.method, c.path, std::string_view(c.watch) == "true");
     SCOPED_TRACE(c.path);
     EXPECT_TRUE(info.is_resource_request);
     EXPECT_EQ(info.verb, c.verb);
@@ -53,7 +53,17 @@ TEST(RequestInfoTest, ParsesResourcePathsAsUpstream) {
 TEST(RequestInfoTest, DiscoveryPathsAreNotResourceRequests) {
   for (const char* path : {"/api", "/apis", "/api/v1", "/apis/apps", "/apis/apps/v1", "/version",
                            "/healthz", "/openapi/v3"}) {
-    EXPECT_FALSE(parse_request_info("GET", path, "").is_resource_request) << path;
+    EXPECT_FALSE(parse_request_info("GET", path, false).is_resource_request) << path;
+  }
+}
+
+// Every boolean query parameter reads as upstream's Convert_Slice_string_To_bool.
+TEST(RequestInfoTest, QueryBooleansAreFalseOnlyForFalseAndZero) {
+  for (const char* yes : {"true", "1", "True", "yes", "", "anything"}) {
+    EXPECT_TRUE(query_bool(yes)) << '"' << yes << '"';
+  }
+  for (const char* no : {"false", "FALSE", "False", "0"}) {
+    EXPECT_FALSE(query_bool(no)) << no;
   }
 }
 
