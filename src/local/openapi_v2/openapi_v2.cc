@@ -134,6 +134,19 @@ json::array delete_options() {
                 "How dependents are garbage collected: Orphan, Background or Foreground.")};
 }
 
+// PodLogOptions, the query of pods/{name}/log.
+json::array log_options() {
+  return {query("container", "string", "The container whose log to read; optional with one."),
+          query("follow", "boolean", "Keep streaming the log while the container runs."),
+          query("insecureSkipTLSVerifyBackend", "boolean",
+                "Do not verify the kubelet's serving certificate."),
+          query("limitBytes", "integer", "The most bytes of log to return."),
+          query("previous", "boolean", "The log of the container's previous run."),
+          query("sinceSeconds", "integer", "Only the log of the last seconds."),
+          query("tailLines", "integer", "Only the last lines."),
+          query("timestamps", "boolean", "Prefix every line with its RFC 3339 time.")};
+}
+
 json::object response(std::string_view description, std::string_view ref) {
   json::object r{{"description", description}};
   if (!ref.empty()) r["schema"] = json::object{{"$ref", ref}};
@@ -154,6 +167,8 @@ struct OperationSpec {
   std::string ref;
   bool patch = false;
   bool watch_stream = false;
+  // The answer is text (a pod's log): a string schema, text/plain first.
+  bool text = false;
 };
 
 json::object operation(const ResourceInfo& r, OperationSpec spec) {
@@ -168,14 +183,17 @@ json::object operation(const ResourceInfo& r, OperationSpec spec) {
   // Reads take only the path's parameters; upstream then writes no list.
   if (!spec.parameters.empty()) op["parameters"] = std::move(spec.parameters);
   json::array produces = kProduces;
+  if (spec.text) produces.insert(produces.begin(), "text/plain");
   if (spec.watch_stream) {
     produces.emplace_back("application/json;stream=watch");
     produces.emplace_back("application/vnd.kubernetes.protobuf;stream=watch");
   }
   op["produces"] = std::move(produces);
   json::object responses;
-  for (const auto& [code, text] : spec.codes)
+  for (const auto& [code, text] : spec.codes) {
     responses[code] = response(text, spec.ref);
+    if (spec.text) responses[code].as_object()["schema"] = json::object{{"type", "string"}};
+  }
   responses["401"] = response("Unauthorized", "");
   op["responses"] = std::move(responses);
   op["schemes"] = json::array{"https"};
@@ -330,12 +348,16 @@ void add_resource_paths(const ResourceInfo& r, json::object& paths) {
     };
     json::object sub{{"parameters", path_parameters(r, true, r.namespaced)}};
     if (has("get")) {
+      // A pod's log is text with PodLogOptions, as upstream publishes it.
+      const bool log = s.name == "log";
       sub["get"] = operation(r, {.action = "get",
                                  .id = "read" + gv + scope + r.kind + suffix,
                                  .description = "read " + s.name + " of the named " + r.kind,
                                  .gvk = s.response_kind,
+                                 .parameters = log ? log_options() : json::array(),
                                  .codes = kOk,
-                                 .ref = ref});
+                                 .ref = log ? "" : ref,
+                                 .text = log});
     }
     if (has("update")) {
       sub["put"] = operation(r, {.action = "put",

@@ -142,6 +142,27 @@ TEST(OpenApiV2Document, DeploymentOperationsReadLikeUpstream) {
       (json::array{"coordination_v1"}));
 }
 
+// pods/{name}/log answers text, as upstream publishes it (a string schema,
+// text/plain first, PodLogOptions as the query).
+TEST(OpenApiV2Document, PodLogIsText) {
+  const auto& get = path("/api/v1/namespaces/{namespace}/pods/{name}/log").at("get").as_object();
+  EXPECT_EQ(get.at("operationId"), "readCoreV1NamespacedPodLog");
+  EXPECT_EQ(get.at("responses").at("200").at("schema"), (json::object{{"type", "string"}}));
+  EXPECT_EQ(get.at("produces").as_array().front(), "text/plain");
+  EXPECT_EQ(
+      parameter_names(get),
+      (std::set<std::string>{"container", "follow", "insecureSkipTLSVerifyBackend", "limitBytes",
+                             "previous", "sinceSeconds", "tailLines", "timestamps"}));
+  // Other subresource reads keep their kind's schema.
+  EXPECT_EQ(path("/api/v1/namespaces/{namespace}/pods/{name}/status")
+                .at("get")
+                .at("responses")
+                .at("200")
+                .at("schema")
+                .at("$ref"),
+            "#/definitions/io.k8s.api.core.v1.Pod");
+}
+
 TEST(OpenApiV2Document, ProtobufIsNotEmpty) {
   EXPECT_GT(openapi_v2_protobuf(table()).size(), 10000u);
 }
