@@ -13,6 +13,7 @@
 #include "featuregate/kube_features.h"
 #include "local/apiserver/api_server.h"
 #include "local/cluster/cluster.h"
+#include "local/registry/service_ranges.h"
 
 namespace {
 
@@ -122,6 +123,15 @@ int main(int argc, char** argv) {
                  "also bounds it)")
       ->capture_default_str()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  std::string service_cluster_ip_range = "10.96.0.0/12";
+  std::string service_node_port_range = "30000-32767";
+  app.add_option("--service-cluster-ip-range", service_cluster_ip_range,
+                 "IPv4 CIDR the Services' cluster IPs come from (the kubernetes Service takes "
+                 "its first address)")
+      ->capture_default_str();
+  app.add_option("--service-node-port-range", service_node_port_range,
+                 "Ports NodePort and LoadBalancer Services get (first-last or base+size)")
+      ->capture_default_str();
   std::vector<std::string> feature_gates;
   app.add_option("--feature-gates", feature_gates,
                  "Feature gates of the API server at --kube-version: [kube:]Name=true|false "
@@ -143,6 +153,12 @@ int main(int argc, char** argv) {
   auto features = api_features(*version, feature_gates);
   if (!features) {
     std::fprintf(stderr, "kcm-local: --feature-gates: %s\n", features.error().c_str());
+    return 2;
+  }
+  auto service_ranges =
+      registry::parse_service_ranges(service_cluster_ip_range, service_node_port_range);
+  if (!service_ranges) {
+    std::fprintf(stderr, "kcm-local: %s\n", service_ranges.error().c_str());
     return 2;
   }
   auto address = parse_listen(listen);
@@ -187,6 +203,7 @@ int main(int argc, char** argv) {
   options.fsync = !no_fsync;
   options.history_per_resource = history;
   options.features = *features;
+  options.service_ranges = *service_ranges;
   std::vector<std::string> warnings;
   auto server = apiserver::ApiServer::start(options, &warnings);
   for (const auto& w : warnings)

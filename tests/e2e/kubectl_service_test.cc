@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "kubectl_clients.h"
+#include "local_cluster.h"
+#include "subprocess.h"
 
 namespace kcm::e2e {
 namespace {
@@ -161,6 +163,39 @@ TEST_P(KubectlServiceTest, TheKubernetesServiceOfTheDefaultNamespace) {
 INSTANTIATE_TEST_SUITE_P(Kubectl, KubectlServiceTest, ::testing::ValuesIn(kubectl_clients()),
                          client_test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KubectlServiceTest);
+
+// kcm-local with its own ranges: the kubernetes Service takes the first
+// address, and the node ports run out with upstream's 500.
+TEST(KubectlServiceRangesTest, FlagsChooseTheRanges) {
+  LocalCluster::Options o;
+  o.extra_args = {"--nodes=0", "--service-cluster-ip-range=10.0.0.0/24",
+                  "--service-node-port-range=31000-31001"};
+  LocalCluster cluster(o);
+  const Kubectl kubectl(cluster);
+  const CommandResult ip = kubectl(
+      {"get", "service", "kubernetes", "-n", "default", "-o", "jsonpath={.spec.clusterIP}"});
+  EXPECT_EQ(ip.out, "10.0.0.1") << describe(ip);
+  std::set<std::string> ports;
+  for (const char* name : {"a", "b"}) {
+    const CommandResult created = kubectl({"create", "service", "nodeport", name, "--tcp=80"});
+    ASSERT_EQ(created.exit_code, 0) << describe(created);
+    ports.insert(kubectl({"get", "service", name, "-o", "jsonpath={.spec.ports[0].nodePort}"}).out);
+  }
+  EXPECT_EQ(ports, (std::set<std::string>{"31000", "31001"}));
+  const CommandResult full = kubectl({"create", "service", "nodeport", "c", "--tcp=80"});
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_THAT(full.err, HasSubstr("Internal error occurred: failed to allocate a nodePort: range "
+                                  "is full"));
+}
+
+TEST(KubectlServiceRangesTest, BadRangesStopKcmLocalWithTheReason) {
+  const CommandResult r = run_command({std::string(KCM_BIN_DIR) + "/kcm-local", "--data-dir",
+                                       ::testing::TempDir() + "kcm-local-bad-range",
+                                       "--service-cluster-ip-range=10.0.0.0/8"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("kcm-local: --service-cluster-ip-range 10.0.0.0/8: too large; for "
+                               "32-bit addresses, the mask must be >= 12"));
+}
 
 }  // namespace
 }  // namespace kcm::e2e

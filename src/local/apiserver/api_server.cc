@@ -10,7 +10,6 @@
 #include "local/pki/kubeconfig.h"
 #include "local/pki/tls_context.h"
 #include "local/registry/custom_resources.h"
-#include "local/registry/service_allocator.h"
 
 namespace kcm::local::apiserver {
 
@@ -46,7 +45,7 @@ Result<void> seed_namespaces(RestStore& rest, const registry::ResourceTable& tab
 // when it is missing and whose port it points at itself on every start: the
 // range's first IP, 443 to the API server's port.
 Result<void> seed_kubernetes_service(RestStore& rest, const registry::ResourceTable& table,
-                                     unsigned short port) {
+                                     const registry::ServiceRanges& ranges, unsigned short port) {
   const ResourceInfo* services = table.find("", "v1", "services");
   if (services == nullptr) return {};
   const json::array ports{json::object{{"name", "https"},
@@ -77,8 +76,7 @@ Result<void> seed_kubernetes_service(RestStore& rest, const registry::ResourceTa
         {"metadata", json::object{{"name", "kubernetes"},
                                   {"labels", json::object{{"component", "apiserver"},
                                                           {"provider", "kubernetes"}}}}},
-        {"spec", json::object{{"clusterIP", registry::ServiceRanges().first_cluster_ip()},
-                              {"ports", ports}}}};
+        {"spec", json::object{{"clusterIP", ranges.first_cluster_ip()}, {"ports", ports}}}};
     rest.create(*services, "default", std::move(service), options, finish);
   }
   auto result = done.get_future().get();
@@ -93,8 +91,8 @@ Result<void> seed_kubernetes_service(RestStore& rest, const registry::ResourceTa
 Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& options,
                                                     std::vector<std::string>* warnings) {
   std::unique_ptr<ApiServer> server(new ApiServer());
-  server->catalog_ =
-      std::make_unique<registry::ResourceCatalog>(registry::builtin_resources(options.features));
+  server->catalog_ = std::make_unique<registry::ResourceCatalog>(
+      registry::builtin_resources(options.features, options.service_ranges));
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec)
@@ -154,7 +152,8 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(const ApiServerOptions& opti
   server->port_ = *port;
   // With port 0 the real port is known only now; nobody can have connected yet.
   server->handler_->set_server_address(display_host + ":" + std::to_string(*port));
-  if (auto seeded = seed_kubernetes_service(*server->rest_, table, *port); !seeded) {
+  if (auto seeded = seed_kubernetes_service(*server->rest_, table, options.service_ranges, *port);
+      !seeded) {
     return fail(seeded.error());
   }
 

@@ -25,6 +25,8 @@ struct ApiServerOptions {
   std::size_t history_per_resource = 10000;
   // The feature gates that change what the built-in kinds keep.
   registry::ApiFeatures features;
+  // What Services allocate from.
+  registry::ServiceRanges service_ranges;
 };
 
 class ApiServer {

@@ -55,7 +55,7 @@ std::vector<std::string> fields(std::initializer_list<std::string> own) {
 
 }  // namespace
 
-ResourceTable builtin_resources(const ApiFeatures& features) {
+ResourceTable builtin_resources(const ApiFeatures& features, const ServiceRanges& services) {
   ResourceTable table;
   const api::GroupVersionKind scale{"autoscaling", "v1", "Scale"};
 
@@ -147,7 +147,7 @@ ResourceTable builtin_resources(const ApiFeatures& features) {
              .subresources = {{"status", {"", "v1", "Service"}, kStatusVerbs}},
              .selectable_fields = fields({"spec.clusterIP", "spec.type"}),
              .strategy = service_strategy(),
-             .allocator = service_allocator()});
+             .allocator = service_allocator(services)});
   table.add({.gvr = {"apps", "v1", "deployments"},
              .kind = "Deployment",
              .singular = "deployment",

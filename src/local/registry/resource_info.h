@@ -12,6 +12,7 @@
 
 #include "api/group_version.h"
 #include "local/registry/allocator.h"
+#include "local/registry/service_ranges.h"
 #include "local/registry/strategy.h"
 
 namespace kcm::local::crd {
@@ -146,7 +147,9 @@ struct ApiFeatures {
   bool terminating_replicas = false;
 };
 
-// The built-in kinds kcm-local serves (core/v1, apps/v1, coordination/v1, events/v1).
-ResourceTable builtin_resources(const ApiFeatures& features = {});
+// The built-in kinds kcm-local serves (core/v1, apps/v1, coordination/v1, events/v1);
+// Services allocate from `services`.
+ResourceTable builtin_resources(const ApiFeatures& features = {},
+                                const ServiceRanges& services = {});
 
 }  // namespace kcm::local::registry

@@ -26,33 +26,6 @@ std::string_view service_string(const json::object& o, std::string_view key) {
   return api::find_string(o, key).value_or("");
 }
 
-std::optional<std::uint32_t> service_parse_ipv4(std::string_view text) {
-  std::uint32_t out = 0;
-  int parts = 0;
-  std::size_t i = 0;
-  while (parts < 4) {
-    std::size_t digits = 0;
-    std::uint32_t octet = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 3) {
-      octet = octet * 10 + static_cast<std::uint32_t>(text[i] - '0');
-      ++i;
-      ++digits;
-    }
-    if (digits == 0 || octet > 255) return std::nullopt;
-    out = (out << 8) | octet;
-    if (++parts < 4) {
-      if (i >= text.size() || text[i] != '.') return std::nullopt;
-      ++i;
-    }
-  }
-  if (i != text.size()) return std::nullopt;
-  return out;
-}
-
-std::string service_format_ipv4(std::uint32_t ip) {
-  return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
-}
-
 std::vector<std::string> service_strings(const json::object& spec, std::string_view key) {
   std::vector<std::string> out;
   if (const json::array* a = api::find_array(spec, key)) {
@@ -330,7 +303,7 @@ class ServiceAllocator final : public Allocator {
       }
       const json::object& spec = service_spec(other);
       for (const auto& ip : service_strings(spec, "clusterIPs")) {
-        if (auto parsed = service_parse_ipv4(ip)) usage.ips.insert(*parsed);
+        if (auto parsed = parse_ipv4(ip)) usage.ips.insert(*parsed);
       }
       if (const json::array* ports = api::find_array(spec, "ports")) {
         for (const auto& p : *ports) {
@@ -369,9 +342,9 @@ class ServiceAllocator final : public Allocator {
       }
       ip = ip_at(*offset);
       if (ips.empty()) ips.emplace_back();
-      ips[0] = service_format_ipv4(ip);
+      ips[0] = format_ipv4(ip);
     } else {
-      const auto parsed = service_parse_ipv4(ips[0]);
+      const auto parsed = parse_ipv4(ips[0]);
       std::string reason;
       if (!parsed || !ip_offset(*parsed)) {
         reason = fmt::format(
@@ -553,14 +526,6 @@ class ServiceAllocator final : public Allocator {
 };
 
 }  // namespace
-
-std::string ServiceRanges::cluster_ip_range() const {
-  return fmt::format("{}/{}", service_format_ipv4(cluster_ip_base), cluster_ip_prefix);
-}
-
-std::string ServiceRanges::first_cluster_ip() const {
-  return service_format_ipv4(cluster_ip_base + 1);
-}
 
 std::shared_ptr<const Allocator> service_allocator(const ServiceRanges& ranges) {
   return std::make_shared<ServiceAllocator>(ranges);

@@ -11,22 +11,9 @@
 #include <string>
 
 #include "local/registry/allocator.h"
+#include "local/registry/service_ranges.h"
 
 namespace kcm::local::registry {
-
-struct ServiceRanges {
-  // --service-cluster-ip-range (kubeadm's default; IPv4 only).
-  std::uint32_t cluster_ip_base = (10u << 24) | (96u << 16);
-  int cluster_ip_prefix = 12;
-  // --service-node-port-range.
-  int node_port_first = 30000;
-  int node_port_last = 32767;
-
-  // "10.96.0.0/12".
-  std::string cluster_ip_range() const;
-  // The range's first usable address, which the `kubernetes` Service takes.
-  std::string first_cluster_ip() const;
-};
 
 std::shared_ptr<const Allocator> service_allocator(const ServiceRanges& ranges = {});
 
