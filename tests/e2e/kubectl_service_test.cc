@@ -21,8 +21,9 @@ class KubectlServiceTest : public ClientTest {
     return jsonpath("service/" + name, path);
   }
   // Node ports are the cluster's, shared by the kubectl versions' tests: each
-  // version asks for its own.
-  std::string node_port(int k) const { return std::to_string(30100 + minor() * 10 + k); }
+  // version asks for its own, in the static band (30000-30085) that dynamic
+  // allocation leaves alone, so no other test's Service can hold them.
+  std::string node_port(int k) const { return std::to_string(30000 + (minor() % 20) * 4 + k); }
 };
 
 constexpr const char* kClusterIp = R"(10\.(9[6-9]|10[0-9]|11[01])\.[0-9]+\.[0-9]+)";
