@@ -2,6 +2,7 @@
 // cluster IP and node ports come from the allocator (service_allocator.h),
 // which the store calls between defaulting and these hooks.
 #include <algorithm>
+#include <string>
 
 #include "local/registry/field_access.h"
 #include "local/registry/object_fields.h"
@@ -67,7 +68,8 @@ class ServiceStrategy final : public Strategy {
         if (unset && port.contains("port")) port["targetPort"] = port.at("port");
       }
     }
-    const auto type = svc_string(spec, "type");
+    // A copy: the inserts below may move the spec's members.
+    const std::string type(svc_string(spec, "type"));
     if (service_externally_accessible(spec) && svc_string(spec, "externalTrafficPolicy").empty()) {
       spec["externalTrafficPolicy"] = "Cluster";
     }
@@ -144,7 +146,8 @@ class ServiceStrategy final : public Strategy {
     json::object& spec = api::ensure_object(service, "spec");
     const json::object* old_spec_ptr = api::find_object(old, "spec");
     const json::object old_spec = old_spec_ptr != nullptr ? *old_spec_ptr : json::object();
-    const auto type = svc_string(spec, "type");
+    // A copy: the erases below move the spec's members.
+    const std::string type(svc_string(spec, "type"));
     const auto old_type = svc_string(old_spec, "type");
     if (old_type != "ExternalName" && type == "ExternalName") {
       if (svc_same(spec, old_spec, "clusterIP") && svc_same(spec, old_spec, "clusterIPs")) {
