@@ -17,6 +17,7 @@
 #include "api/status.h"
 #include "local/registry/go_value.h"
 #include "local/registry/service_spec.h"
+#include "local/registry/service_validation.h"
 
 namespace kcm::local::registry {
 
@@ -224,7 +225,8 @@ class ServiceAllocator final : public Allocator {
 
   // initIPFamilyFields for a single-stack IPv4 cluster.
   static api::FieldErrors init_ip_families(json::object& spec, const json::object* old) {
-    api::FieldErrors errs;
+    api::FieldErrors errs = validate_service_cluster_ips(spec);
+    if (!errs.empty()) return errs;
     if (!spec.contains("ipFamilyPolicy") || spec.at("ipFamilyPolicy").is_null()) {
       const json::object* old_spec = old != nullptr ? &service_spec(*old) : nullptr;
       if (old_spec != nullptr && old_spec->contains("ipFamilyPolicy")) {

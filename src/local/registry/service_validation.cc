@@ -185,86 +185,6 @@ void service_check_session_affinity(const json::object& spec, Errs& errs) {
   }
 }
 
-// ValidateServiceClusterIPsRelatedFields.
-void service_check_cluster_ip_fields(const json::object& spec, Errs& errs) {
-  if (string_member(spec, "type") == "ExternalName") return;
-  const json::array* ips_raw = array_member(spec, "clusterIPs");
-  const auto ips = strings_of(ips_raw);
-  const std::string list = go_string_slice(ips_raw);
-  const std::string_view cluster_ip = string_member(spec, "clusterIP");
-  if (!cluster_ip.empty()) {
-    if (ips.empty()) {
-      errs.push_back(api::required("spec.clusterIPs"));
-    } else if (ips[0] != cluster_ip) {
-      errs.push_back(invalid_go("spec.clusterIPs", list, "first value must match `clusterIP`"));
-    }
-  } else if (!ips.empty()) {
-    errs.push_back(
-        invalid_go("spec.clusterIPs", list, "must be empty when `clusterIP` is not specified"));
-  }
-
-  const auto families = strings_of(array_member(spec, "ipFamilies"));
-  std::set<std::string> seen;
-  for (std::size_t i = 0; i < families.size(); ++i) {
-    const std::string path = api::index("spec.ipFamilies", i);
-    if (families[i] != "IPv4" && families[i] != "IPv6") {
-      errs.push_back(api::not_supported(path, json::value(families[i]), {"IPv4", "IPv6"}));
-    }
-    if (!seen.insert(families[i]).second) {
-      errs.push_back(api::duplicate(path, json::value(families[i])));
-    }
-  }
-
-  if (const json::value* policy = member(spec, "ipFamilyPolicy")) {
-    const std::string_view p = api::as_string_view(policy);
-    if (p != "PreferDualStack" && p != "RequireDualStack" && p != "SingleStack") {
-      errs.push_back(api::not_supported("spec.ipFamilyPolicy", *policy,
-                                        {"PreferDualStack", "RequireDualStack", "SingleStack"}));
-    }
-  }
-
-  bool invalid_ips = false;
-  for (std::size_t i = 0; i < ips.size(); ++i) {
-    if (i == 0 && ips[i] == "None") {
-      if (ips.size() > 1) {
-        invalid_ips = true;
-        errs.push_back(
-            invalid_go("spec.clusterIPs", list, "'None' must be the first and only value"));
-      }
-      continue;
-    }
-    const std::size_t before = errs.size();
-    validate_ip(ips[i], api::index("spec.clusterIPs", i), errs);
-    invalid_ips = invalid_ips || errs.size() != before;
-  }
-  if (ips.size() > 2) {
-    errs.push_back(invalid_go("spec.clusterIPs", list, "may only hold up to 2 values"));
-  }
-  // Family checks on bad IPs would only repeat the problem.
-  if (invalid_ips) return;
-
-  if (ips.size() > 1) {
-    bool v4 = false, v6 = false;
-    for (const auto& ip : ips)
-      (service_is_ipv6_string(ip) ? v6 : v4) = true;
-    if (!(v4 && v6)) {
-      errs.push_back(invalid_go("spec.clusterIPs", list,
-                                "may specify no more than one IP for each IP family"));
-    }
-  }
-  if (service_is_headless(spec)) return;
-  for (std::size_t i = 0; i < std::min(ips.size(), families.size()); ++i) {
-    const bool v6 = service_is_ipv6_string(ips[i]);
-    std::string_view expected;
-    if (families[i] == "IPv4" && v6) expected = "IPv4";
-    if (families[i] == "IPv6" && !v6) expected = "IPv6";
-    if (expected.empty()) continue;
-    errs.push_back(api::invalid(
-        api::index("spec.clusterIPs", i), json::value(ips[i]),
-        fmt::format("expected an {} value as indicated by `ipFamilies[{}]`", expected, i)));
-  }
-}
-
 // validateLoadBalancerClassField; `old` is null on create.
 void service_check_load_balancer_class(const json::object* old, const json::object& spec,
                                        Errs& errs) {
@@ -499,6 +419,87 @@ void service_check_families_update(const json::object& spec, const json::object&
 
 }  // namespace
 
+api::FieldErrors validate_service_cluster_ips(const json::object& spec) {
+  Errs errs;
+  if (string_member(spec, "type") == "ExternalName") return errs;
+  const json::array* ips_raw = array_member(spec, "clusterIPs");
+  const auto ips = strings_of(ips_raw);
+  const std::string list = go_string_slice(ips_raw);
+  const std::string_view cluster_ip = string_member(spec, "clusterIP");
+  if (!cluster_ip.empty()) {
+    if (ips.empty()) {
+      errs.push_back(api::required("spec.clusterIPs"));
+    } else if (ips[0] != cluster_ip) {
+      errs.push_back(invalid_go("spec.clusterIPs", list, "first value must match `clusterIP`"));
+    }
+  } else if (!ips.empty()) {
+    errs.push_back(
+        invalid_go("spec.clusterIPs", list, "must be empty when `clusterIP` is not specified"));
+  }
+
+  const auto families = strings_of(array_member(spec, "ipFamilies"));
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    const std::string path = api::index("spec.ipFamilies", i);
+    if (families[i] != "IPv4" && families[i] != "IPv6") {
+      errs.push_back(api::not_supported(path, json::value(families[i]), {"IPv4", "IPv6"}));
+    }
+    if (!seen.insert(families[i]).second) {
+      errs.push_back(api::duplicate(path, json::value(families[i])));
+    }
+  }
+
+  if (const json::value* policy = member(spec, "ipFamilyPolicy")) {
+    const std::string_view p = api::as_string_view(policy);
+    if (p != "PreferDualStack" && p != "RequireDualStack" && p != "SingleStack") {
+      errs.push_back(api::not_supported("spec.ipFamilyPolicy", *policy,
+                                        {"PreferDualStack", "RequireDualStack", "SingleStack"}));
+    }
+  }
+
+  bool invalid_ips = false;
+  for (std::size_t i = 0; i < ips.size(); ++i) {
+    if (i == 0 && ips[i] == "None") {
+      if (ips.size() > 1) {
+        invalid_ips = true;
+        errs.push_back(
+            invalid_go("spec.clusterIPs", list, "'None' must be the first and only value"));
+      }
+      continue;
+    }
+    const std::size_t before = errs.size();
+    validate_ip(ips[i], api::index("spec.clusterIPs", i), errs);
+    invalid_ips = invalid_ips || errs.size() != before;
+  }
+  if (ips.size() > 2) {
+    errs.push_back(invalid_go("spec.clusterIPs", list, "may only hold up to 2 values"));
+  }
+  // Family checks on bad IPs would only repeat the problem.
+  if (invalid_ips) return errs;
+
+  if (ips.size() > 1) {
+    bool v4 = false, v6 = false;
+    for (const auto& ip : ips)
+      (service_is_ipv6_string(ip) ? v6 : v4) = true;
+    if (!(v4 && v6)) {
+      errs.push_back(invalid_go("spec.clusterIPs", list,
+                                "may specify no more than one IP for each IP family"));
+    }
+  }
+  if (service_is_headless(spec)) return errs;
+  for (std::size_t i = 0; i < std::min(ips.size(), families.size()); ++i) {
+    const bool v6 = service_is_ipv6_string(ips[i]);
+    std::string_view expected;
+    if (families[i] == "IPv4" && v6) expected = "IPv4";
+    if (families[i] == "IPv6" && !v6) expected = "IPv6";
+    if (expected.empty()) continue;
+    errs.push_back(api::invalid(
+        api::index("spec.clusterIPs", i), json::value(ips[i]),
+        fmt::format("expected an {} value as indicated by `ipFamilies[{}]`", expected, i)));
+  }
+  return errs;
+}
+
 api::FieldErrors validate_service(const json::object& service) {
   Errs errs;
   // Core's ValidateObjectMeta adds this to the generic metadata rules.
@@ -552,7 +553,7 @@ api::FieldErrors validate_service(const json::object& service) {
     append(errs, api::validate_labels(*selector, "spec.selector"));
   }
   service_check_session_affinity(spec, errs);
-  service_check_cluster_ip_fields(spec, errs);
+  append(errs, validate_service_cluster_ips(spec));
 
   const auto external_ips = strings_of(array_member(spec, "externalIPs"));
   for (std::size_t i = 0; i < external_ips.size(); ++i) {

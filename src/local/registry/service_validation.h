@@ -14,6 +14,11 @@ namespace kcm::local::registry {
 
 namespace json = boost::json;
 
+// ValidateServiceClusterIPsRelatedFields of a spec: clusterIP(s), ipFamilies
+// and ipFamilyPolicy well formed and consistent. The allocator checks these
+// first, as upstream's initIPFamilyFields does, before it reads them.
+api::FieldErrors validate_service_cluster_ips(const json::object& spec);
+
 // ValidateService without the generic metadata rules.
 api::FieldErrors validate_service(const json::object& service);
 // ValidateServiceUpdate: the update rules (cluster IPs and IP families may only

@@ -94,6 +94,21 @@ TEST_F(ServiceRestTest, RequestedClusterIPIsCheckedAgainstTheRangeAndTheOthers) 
   EXPECT_TRUE(create_service("b", R"({"clusterIP":"10.96.0.10","ports":[{"port":80}]})"));
 }
 
+// The cluster IP fields are checked before anything is allocated from them,
+// as upstream's initIPFamilyFields does: a malformed address reads as such.
+TEST_F(ServiceRestTest, MalformedClusterIPsAreRefusedBeforeAllocation) {
+  auto bad = create_service("a", R"({"clusterIP":"10.96.0.x","ports":[{"port":80}]})");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, 422);
+  EXPECT_EQ(bad.error().message,
+            R"(Service "a" is invalid: spec.clusterIPs[0]: Invalid value: "10.96.0.x": must be a )"
+            "valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+  auto mismatch = create_service(
+      "b", R"({"clusterIP":"10.96.0.7","clusterIPs":["10.96.0.8"],"ports":[{"port":80}]})");
+  ASSERT_FALSE(mismatch);
+  EXPECT_THAT(mismatch.error().message, HasSubstr("first value must match `clusterIP`"));
+}
+
 TEST_F(ServiceRestTest, DryRunReservesNothing) {
   WriteOptions dry;
   dry.dry_run = true;
