@@ -108,5 +108,28 @@ TEST_F(RestartTest, CleanShutdownAndRestartKeepsEverything) {
   EXPECT_EQ(ok({"get", "pods", "-o", "name"}), "pod/p0\npod/p1\npod/p2\npod/p3\npod/p4\n");
 }
 
+// What Services hold is read back from the store after a kill -9: their
+// addresses stay theirs, and the kubernetes Service is not created twice.
+TEST_F(RestartTest, ServiceAddressesStayTakenAcrossKill9) {
+  ok({"create", "service", "nodeport", "kept", "--tcp=80", "--node-port=30010"});
+  const std::string ip = ok({"get", "service", "kept", "-o", "jsonpath={.spec.clusterIP}"});
+  const std::string kubernetes_uid =
+      ok({"get", "service", "kubernetes", "-o", "jsonpath={.metadata.uid}"});
+
+  cluster_.kill();
+  cluster_.start();
+
+  EXPECT_EQ(ok({"get", "service", "kept", "-o", "jsonpath={.spec.clusterIP}"}), ip);
+  EXPECT_EQ(ok({"get", "service", "kubernetes", "-o", "jsonpath={.metadata.uid}"}), kubernetes_uid);
+  const CommandResult same_ip =
+      kubectl_({"create", "service", "clusterip", "other", "--tcp=80", "--clusterip=" + ip});
+  EXPECT_EQ(same_ip.exit_code, 1);
+  EXPECT_THAT(same_ip.err, HasSubstr("provided IP is already allocated"));
+  const CommandResult same_port =
+      kubectl_({"create", "service", "nodeport", "other", "--tcp=80", "--node-port=30010"});
+  EXPECT_EQ(same_port.exit_code, 1);
+  EXPECT_THAT(same_port.err, HasSubstr("provided port is already allocated"));
+}
+
 }  // namespace
 }  // namespace kcm::e2e
