@@ -15,6 +15,7 @@
 #include "api/json.h"
 #include "api/metadata_member.h"
 #include "api/status.h"
+#include "local/registry/field_access.h"
 #include "local/registry/go_value.h"
 #include "local/registry/service_spec.h"
 #include "local/registry/service_validation.h"
@@ -22,19 +23,6 @@
 namespace kcm::local::registry {
 
 namespace {
-
-std::string_view service_string(const json::object& o, std::string_view key) {
-  return api::find_string(o, key).value_or("");
-}
-
-std::vector<std::string> service_strings(const json::object& spec, std::string_view key) {
-  std::vector<std::string> out;
-  if (const json::array* a = api::find_array(spec, key)) {
-    for (const auto& v : *a)
-      out.emplace_back(v.is_string() ? v.get_string().c_str() : "");
-  }
-  return out;
-}
 
 json::array service_string_array(const std::vector<std::string>& values) {
   json::array out;
@@ -44,16 +32,12 @@ json::array service_string_array(const std::vector<std::string>& values) {
 }
 
 bool service_headless(const json::object& spec) {
-  return service_string(spec, "clusterIP") == "None";
+  return string_member(spec, "clusterIP") == "None";
 }
 
 bool service_selectorless(const json::object& spec) {
   const json::object* selector = api::find_object(spec, "selector");
   return selector == nullptr || selector->empty();
-}
-
-std::int64_t service_int(const json::object& o, std::string_view key) {
-  return api::find_int(o, key).value_or(0);
 }
 
 // What the other Services hold, and what writes in flight took.
@@ -116,10 +100,10 @@ class ServiceAllocator final : public Allocator {
     };
     json::object& spec = api::ensure_object(service, "spec");
     if (old != nullptr) {
-      patch_allocated_values(spec, service_spec(*old), service_needs_cluster_ip(spec),
-                             service_needs_cluster_ip(service_spec(*old)));
+      patch_allocated_values(spec, member_or_empty(*old, "spec"), service_needs_cluster_ip(spec),
+                             service_needs_cluster_ip(member_or_empty(*old, "spec")));
     }
-    normalize_cluster_ips(spec, old != nullptr ? &service_spec(*old) : nullptr);
+    normalize_cluster_ips(spec, old != nullptr ? &member_or_empty(*old, "spec") : nullptr);
     if (service_needs_cluster_ip(spec)) {
       if (api::FieldErrors errs = init_ip_families(spec, old); !errs.empty()) return invalid(errs);
     }
@@ -130,8 +114,9 @@ class ServiceAllocator final : public Allocator {
     std::lock_guard lock(pool_->mu);
     const ServiceUsage usage = in_use(service, stored, old != nullptr);
 
-    const bool allocates_ip = service_needs_cluster_ip(spec) &&
-                              (old == nullptr || !service_needs_cluster_ip(service_spec(*old)));
+    const bool allocates_ip =
+        service_needs_cluster_ip(spec) &&
+        (old == nullptr || !service_needs_cluster_ip(member_or_empty(*old, "spec")));
     if (allocates_ip) {
       if (auto r = allocate_cluster_ip(name, spec, usage, *hold); !r)
         return fail(std::move(r).error());
@@ -162,7 +147,7 @@ class ServiceAllocator final : public Allocator {
   static void patch_allocated_values(json::object& spec, const json::object& old_spec,
                                      bool needs_ip, bool needed_ip) {
     if (needs_ip && needed_ip) {
-      if (service_string(spec, "clusterIP").empty() && old_spec.contains("clusterIP")) {
+      if (string_member(spec, "clusterIP").empty() && old_spec.contains("clusterIP")) {
         spec["clusterIP"] = old_spec.at("clusterIP");
       }
       const json::array* ips = api::find_array(spec, "clusterIPs");
@@ -175,18 +160,18 @@ class ServiceAllocator final : public Allocator {
       if (const json::array* ports = api::find_array(old_spec, "ports")) {
         for (const auto& p : *ports) {
           if (!p.is_object()) continue;
-          old_by_name[std::string(service_string(p.get_object(), "name"))] =
-              service_int(p.get_object(), "nodePort");
+          old_by_name[std::string(string_member(p.get_object(), "name"))] =
+              int_member(p.get_object(), "nodePort").value_or(0);
         }
       }
       if (json::value* ports = spec.if_contains("ports"); ports && ports->is_array()) {
         std::set<std::int64_t> used;
         for (const auto& p : ports->get_array()) {
-          if (p.is_object()) used.insert(service_int(p.get_object(), "nodePort"));
+          if (p.is_object()) used.insert(int_member(p.get_object(), "nodePort").value_or(0));
         }
         for (auto& p : ports->get_array()) {
-          if (!p.is_object() || service_int(p.get_object(), "nodePort") != 0) continue;
-          auto it = old_by_name.find(std::string(service_string(p.get_object(), "name")));
+          if (!p.is_object() || int_member(p.get_object(), "nodePort").value_or(0) != 0) continue;
+          auto it = old_by_name.find(std::string(string_member(p.get_object(), "name")));
           if (it != old_by_name.end() && it->second != 0 && !used.contains(it->second)) {
             p.get_object()["nodePort"] = it->second;
             used.insert(it->second);
@@ -196,24 +181,24 @@ class ServiceAllocator final : public Allocator {
     }
     const bool needs_hc = service_needs_health_check_port(spec);
     const bool needed_hc = service_needs_health_check_port(old_spec);
-    if (needs_hc && needed_hc && service_int(spec, "healthCheckNodePort") == 0 &&
-        service_int(old_spec, "healthCheckNodePort") != 0) {
-      spec["healthCheckNodePort"] = service_int(old_spec, "healthCheckNodePort");
+    if (needs_hc && needed_hc && int_member(spec, "healthCheckNodePort").value_or(0) == 0 &&
+        int_member(old_spec, "healthCheckNodePort").value_or(0) != 0) {
+      spec["healthCheckNodePort"] = int_member(old_spec, "healthCheckNodePort").value_or(0);
     }
   }
 
   // normalizeClusterIPs: clusterIP and clusterIPs kept in step.
   static void normalize_cluster_ips(json::object& spec, const json::object* old_spec) {
-    const std::string ip(service_string(spec, "clusterIP"));
+    const std::string ip(string_member(spec, "clusterIP"));
     const json::array* ips = api::find_array(spec, "clusterIPs");
     const bool no_ips = ips == nullptr || ips->empty();
     if (old_spec == nullptr) {
       if (!ip.empty() && no_ips) spec["clusterIPs"] = json::array{json::value(ip)};
       return;
     }
-    const std::string old_ip(service_string(*old_spec, "clusterIP"));
-    const std::vector<std::string> now = service_strings(spec, "clusterIPs");
-    const std::vector<std::string> before = service_strings(*old_spec, "clusterIPs");
+    const std::string old_ip(string_member(*old_spec, "clusterIP"));
+    const std::vector<std::string> now = strings_of(array_member(spec, "clusterIPs"));
+    const std::vector<std::string> before = strings_of(array_member(*old_spec, "clusterIPs"));
     if (no_ips && ip == old_ip && !before.empty()) {
       spec["clusterIPs"] = service_string_array(before);
     } else if (ip.empty() && now == before) {
@@ -228,7 +213,7 @@ class ServiceAllocator final : public Allocator {
     api::FieldErrors errs = validate_service_cluster_ips(spec);
     if (!errs.empty()) return errs;
     if (!spec.contains("ipFamilyPolicy") || spec.at("ipFamilyPolicy").is_null()) {
-      const json::object* old_spec = old != nullptr ? &service_spec(*old) : nullptr;
+      const json::object* old_spec = old != nullptr ? &member_or_empty(*old, "spec") : nullptr;
       if (old_spec != nullptr && old_spec->contains("ipFamilyPolicy")) {
         spec["ipFamilyPolicy"] = old_spec->at("ipFamilyPolicy");
       } else if (service_headless(spec) && service_selectorless(spec)) {
@@ -237,9 +222,9 @@ class ServiceAllocator final : public Allocator {
         spec["ipFamilyPolicy"] = "SingleStack";
       }
     }
-    const std::string policy(service_string(spec, "ipFamilyPolicy"));
-    const std::vector<std::string> ips = service_strings(spec, "clusterIPs");
-    std::vector<std::string> families = service_strings(spec, "ipFamilies");
+    const std::string policy(string_member(spec, "ipFamilyPolicy"));
+    const std::vector<std::string> ips = strings_of(array_member(spec, "clusterIPs"));
+    std::vector<std::string> families = strings_of(array_member(spec, "ipFamilies"));
     if (policy == "SingleStack" && ips.size() > 1) {
       errs.push_back(api::invalid(
           "spec.ipFamilyPolicy", json::value(policy),
@@ -303,19 +288,19 @@ class ServiceAllocator final : public Allocator {
           api::metadata_string(other, "name") == name) {
         continue;
       }
-      const json::object& spec = service_spec(other);
-      for (const auto& ip : service_strings(spec, "clusterIPs")) {
+      const json::object& spec = member_or_empty(other, "spec");
+      for (const auto& ip : strings_of(array_member(spec, "clusterIPs"))) {
         if (auto parsed = parse_ipv4(ip)) usage.ips.insert(*parsed);
       }
       if (const json::array* ports = api::find_array(spec, "ports")) {
         for (const auto& p : *ports) {
           if (!p.is_object()) continue;
-          if (auto n = service_int(p.get_object(), "nodePort"); n != 0) {
+          if (auto n = int_member(p.get_object(), "nodePort").value_or(0); n != 0) {
             usage.ports.insert(static_cast<int>(n));
           }
         }
       }
-      if (auto hc = service_int(spec, "healthCheckNodePort"); hc != 0) {
+      if (auto hc = int_member(spec, "healthCheckNodePort").value_or(0); hc != 0) {
         usage.ports.insert(static_cast<int>(hc));
       }
     }
@@ -327,7 +312,7 @@ class ServiceAllocator final : public Allocator {
   Result<void, api::Status> allocate_cluster_ip(std::string_view name, json::object& spec,
                                                 const ServiceUsage& usage,
                                                 ServiceHold& hold) const {
-    std::vector<std::string> ips = service_strings(spec, "clusterIPs");
+    std::vector<std::string> ips = strings_of(array_member(spec, "clusterIPs"));
     if (!ips.empty() && ips[0] == "None") return {};
     std::uint32_t ip = 0;
     if (ips.empty() || ips[0].empty()) {
@@ -412,7 +397,7 @@ class ServiceAllocator final : public Allocator {
     json::object& spec = api::ensure_object(service, "spec");
     if (!service_needs_node_ports(spec)) return {};
     // A LoadBalancer with allocateLoadBalancerNodePorts=false keeps only requested ports.
-    const bool allocates = service_string(spec, "type") == "NodePort" ||
+    const bool allocates = string_member(spec, "type") == "NodePort" ||
                            api::find_bool(spec, "allocateLoadBalancerNodePorts").value_or(true);
     json::value* ports_value = spec.if_contains("ports");
     if (ports_value == nullptr || !ports_value->is_array()) return {};
@@ -434,13 +419,13 @@ class ServiceAllocator final : public Allocator {
       return next;
     };
     const auto port_of = [&](std::size_t i) {
-      return ports[i].is_object() ? service_int(ports[i].get_object(), "port") : 0;
+      return ports[i].is_object() ? int_member(ports[i].get_object(), "port").value_or(0) : 0;
     };
     const auto node_port_of = [&](std::size_t i) {
-      return ports[i].is_object() ? service_int(ports[i].get_object(), "nodePort") : 0;
+      return ports[i].is_object() ? int_member(ports[i].get_object(), "nodePort").value_or(0) : 0;
     };
 
-    if (old == nullptr || !service_needs_node_ports(service_spec(*old))) {
+    if (old == nullptr || !service_needs_node_ports(member_or_empty(*old, "spec"))) {
       // Ports of the same number share one node port: a requested one if any.
       std::map<std::int64_t, std::int64_t> by_port;
       for (std::size_t i = 0; i < ports.size(); ++i) {
@@ -461,7 +446,7 @@ class ServiceAllocator final : public Allocator {
               return fail(api::internal_error("failed to allocate a nodePort: range is full"));
             p["nodePort"] = *next;
           }
-          by_port.emplace(port_of(i), service_int(p, "nodePort"));
+          by_port.emplace(port_of(i), int_member(p, "nodePort").value_or(0));
         } else if (node_port_of(i) != shared->second) {
           if (node_port_of(i) == 0) {
             p["nodePort"] = shared->second;
@@ -474,9 +459,9 @@ class ServiceAllocator final : public Allocator {
     }
 
     std::set<std::int64_t> old_ports;
-    if (const json::array* before = api::find_array(service_spec(*old), "ports")) {
+    if (const json::array* before = api::find_array(member_or_empty(*old, "spec"), "ports")) {
       for (const auto& p : *before) {
-        if (p.is_object()) old_ports.insert(service_int(p.get_object(), "nodePort"));
+        if (p.is_object()) old_ports.insert(int_member(p.get_object(), "nodePort").value_or(0));
       }
     }
     for (std::size_t i = 0; i < ports.size(); ++i) {
@@ -500,9 +485,9 @@ class ServiceAllocator final : public Allocator {
                                                        ServiceHold& hold) const {
     json::object& spec = api::ensure_object(service, "spec");
     if (!service_needs_health_check_port(spec)) return {};
-    const std::int64_t requested = service_int(spec, "healthCheckNodePort");
-    if (old != nullptr && service_needs_health_check_port(service_spec(*old)) &&
-        requested == service_int(service_spec(*old), "healthCheckNodePort")) {
+    const std::int64_t requested = int_member(spec, "healthCheckNodePort").value_or(0);
+    if (old != nullptr && service_needs_health_check_port(member_or_empty(*old, "spec")) &&
+        requested == int_member(member_or_empty(*old, "spec"), "healthCheckNodePort").value_or(0)) {
       return {};  // kept
     }
     std::set<int> taken_here(hold.ports.begin(), hold.ports.end());

@@ -10,12 +10,6 @@ std::string_view spec_type(const json::object& spec) {
 
 }  // namespace
 
-const json::object& service_spec(const json::object& service) {
-  static const json::object empty;
-  const json::object* spec = api::find_object(service, "spec");
-  return spec != nullptr ? *spec : empty;
-}
-
 bool service_needs_cluster_ip(const json::object& spec) {
   return spec_type(spec) != "ExternalName";
 }

@@ -8,9 +8,6 @@ namespace kcm::local::registry {
 
 namespace json = boost::json;
 
-// The Service's spec, or an empty object.
-const json::object& service_spec(const json::object& service);
-
 // Every type but ExternalName has cluster IPs (or is headless).
 bool service_needs_cluster_ip(const json::object& spec);
 // NodePort and LoadBalancer.

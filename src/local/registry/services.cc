@@ -13,15 +13,6 @@
 namespace kcm::local::registry {
 namespace {
 
-std::string_view svc_string(const json::object& o, std::string_view key) {
-  return api::find_string(o, key).value_or("");
-}
-
-bool svc_absent(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v == nullptr || v->is_null();
-}
-
 std::vector<std::int64_t> svc_node_ports(const json::object& spec) {
   std::vector<std::int64_t> out;
   if (const json::array* ports = api::find_array(spec, "ports")) {
@@ -43,24 +34,24 @@ class ServiceStrategy final : public Strategy {
  public:
   void apply_defaults(json::object& service) const override {
     json::object& spec = api::ensure_object(service, "spec");
-    if (svc_string(spec, "sessionAffinity").empty()) spec["sessionAffinity"] = "None";
-    if (svc_string(spec, "sessionAffinity") == "None") {
+    if (string_member(spec, "sessionAffinity").empty()) spec["sessionAffinity"] = "None";
+    if (string_member(spec, "sessionAffinity") == "None") {
       spec.erase("sessionAffinityConfig");
-    } else if (svc_string(spec, "sessionAffinity") == "ClientIP") {
+    } else if (string_member(spec, "sessionAffinity") == "ClientIP") {
       const json::object* config = api::find_object(spec, "sessionAffinityConfig");
       const json::object* client =
           config != nullptr ? api::find_object(*config, "clientIP") : nullptr;
-      if (client == nullptr || svc_absent(*client, "timeoutSeconds")) {
+      if (client == nullptr || !has(*client, "timeoutSeconds")) {
         spec["sessionAffinityConfig"] =
             json::object{{"clientIP", json::object{{"timeoutSeconds", 10800}}}};
       }
     }
-    if (svc_string(spec, "type").empty()) spec["type"] = "ClusterIP";
+    if (string_member(spec, "type").empty()) spec["type"] = "ClusterIP";
     if (json::value* ports = spec.if_contains("ports"); ports != nullptr && ports->is_array()) {
       for (auto& p : ports->get_array()) {
         if (!p.is_object()) continue;
         json::object& port = p.get_object();
-        if (svc_string(port, "protocol").empty()) port["protocol"] = "TCP";
+        if (string_member(port, "protocol").empty()) port["protocol"] = "TCP";
         const json::value* target = port.if_contains("targetPort");
         const bool unset = target == nullptr || target->is_null() ||
                            (target->is_int64() && target->get_int64() == 0) ||
@@ -69,16 +60,17 @@ class ServiceStrategy final : public Strategy {
       }
     }
     // A copy: the inserts below may move the spec's members.
-    const std::string type(svc_string(spec, "type"));
-    if (service_externally_accessible(spec) && svc_string(spec, "externalTrafficPolicy").empty()) {
+    const std::string type(string_member(spec, "type"));
+    if (service_externally_accessible(spec) &&
+        string_member(spec, "externalTrafficPolicy").empty()) {
       spec["externalTrafficPolicy"] = "Cluster";
     }
-    if (svc_absent(spec, "internalTrafficPolicy") &&
+    if (!has(spec, "internalTrafficPolicy") &&
         (type == "ClusterIP" || type == "NodePort" || type == "LoadBalancer")) {
       spec["internalTrafficPolicy"] = "Cluster";
     }
     if (type == "LoadBalancer") {
-      if (svc_absent(spec, "allocateLoadBalancerNodePorts")) {
+      if (!has(spec, "allocateLoadBalancerNodePorts")) {
         spec["allocateLoadBalancerNodePorts"] = true;
       }
       default_ip_modes(service);
@@ -129,7 +121,7 @@ class ServiceStrategy final : public Strategy {
     for (auto& entry : ingress->get_array()) {
       if (!entry.is_object()) continue;
       json::object& e = entry.get_object();
-      if (!svc_string(e, "ip").empty() && svc_absent(e, "ipMode")) e["ipMode"] = "VIP";
+      if (!string_member(e, "ip").empty() && !has(e, "ipMode")) e["ipMode"] = "VIP";
     }
   }
 
@@ -137,7 +129,7 @@ class ServiceStrategy final : public Strategy {
   // reads them; kcm-local does not store it at all.
   static void drop_external_name_traffic_policy(json::object& service) {
     json::object& spec = api::ensure_object(service, "spec");
-    if (svc_string(spec, "type") == "ExternalName") spec.erase("internalTrafficPolicy");
+    if (string_member(spec, "type") == "ExternalName") spec.erase("internalTrafficPolicy");
   }
 
   // dropTypeDependentFields: what a type change leaves behind and the client
@@ -147,8 +139,8 @@ class ServiceStrategy final : public Strategy {
     const json::object* old_spec_ptr = api::find_object(old, "spec");
     const json::object old_spec = old_spec_ptr != nullptr ? *old_spec_ptr : json::object();
     // A copy: the erases below move the spec's members.
-    const std::string type(svc_string(spec, "type"));
-    const auto old_type = svc_string(old_spec, "type");
+    const std::string type(string_member(spec, "type"));
+    const auto old_type = string_member(old_spec, "type");
     if (old_type != "ExternalName" && type == "ExternalName") {
       if (svc_same(spec, old_spec, "clusterIP") && svc_same(spec, old_spec, "clusterIPs")) {
         spec.erase("clusterIP");
